@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+#   make                 build ib_core.ko, ib_uverbs.ko, rdma_rxe.ko against KDIR
+#   make check           the same with sparse (C=2) and W=1; fails on any warning
+#   make unit            userspace unit tests of the protocol logic
+#   make test            everything: scripts/test-all.sh
+#   make install         modules_install into updates/dkms, as DKMS does
+#
+# KDIR defaults to the running kernel's build tree when there is one, else
+# to the Debian headers of the target ABI (scripts/lib/target.sh; KABI=...
+# overrides it).
+
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+KABI ?= $(shell bash -c '. scripts/lib/target.sh && target_kabi')
+KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),/usr/src/linux-headers-$(KABI)-amd64)
+
+PWD := $(shell pwd)
+KMAKE = $(MAKE) -C $(KDIR) M=$(PWD)
+
+all: modules
+
+modules:
+	$(KMAKE) modules
+
+# Every file is rebuilt so that no warning can hide in an up-to-date object.
+check:
+	$(KMAKE) clean >/dev/null
+	@mkdir -p build
+	$(KMAKE) C=2 W=1 modules 2>&1 | tee build/check.log
+	@! grep -E 'warning:|error:|sparse:' build/check.log || \
+		{ echo "check: warnings above"; exit 1; }
+	@echo "check: build with sparse (C=2) and W=1 is clean"
+
+unit:
+	$(MAKE) -C tests/unit run
+
+test:
+	scripts/test-all.sh
+
+install:
+	$(KMAKE) INSTALL_MOD_DIR=updates/dkms modules_install
+
+clean:
+	$(KMAKE) clean
+	$(MAKE) -C tests/unit clean
+
+.PHONY: all modules check unit test install clean

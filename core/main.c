@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ib_core: the module's entry points.  The work is in device.c (devices
+ * and clients), netlink.c + nldev.c (the `rdma` tool's interface) and
+ * link.c (`rdma link add` types).
+ */
+#include <linux/module.h>
+#include <net/sock.h>
+#include <ordma/version.h>
+#include "core_priv.h"
+
+static int __init ib_core_init(void)
+{
+	int ret;
+
+	ret = ib_devices_init();
+	if (ret)
+		return ret;
+	ret = rdma_nl_init();
+	if (ret) {
+		ib_devices_exit();
+		return ret;
+	}
+	pr_info("ib_core: out-of-tree RDMA core %s loaded\n", ORDMA_VERSION);
+	return 0;
+}
+
+static void __exit ib_core_exit(void)
+{
+	rdma_nl_exit();
+	ib_devices_exit();
+}
+
+module_init(ib_core_init);
+module_exit(ib_core_exit);
+
+MODULE_DESCRIPTION("RDMA core (out-of-tree): devices, clients, netlink");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_VERSION(ORDMA_VERSION);
+/* `rdma` opening a NETLINK_RDMA socket autoloads us, as it does in-tree. */
+MODULE_ALIAS_NET_PF_PROTO(PF_NETLINK, NETLINK_RDMA);

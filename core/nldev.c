@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * nldev: the RDMA_NL_NLDEV netlink client, which is what iproute2's `rdma`
+ * and libibverbs' device enumeration talk to.  Attribute ids, command ids
+ * and their meaning are the UAPI of <uapi/rdma/rdma_netlink.h>; errnos
+ * follow the in-tree core so that tools behave the same on both stacks.
+ */
+#include <linux/module.h>
+#include <linux/kdev_t.h>
+#include <net/sock.h>
+#include "core_priv.h"
+
+/* Longest client name a GET_CHARDEV request may carry ("uverbs", "umad"). */
+#define NLDEV_CHARDEV_TYPE_SIZE 32
+
+static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_DEV_NAME]	= { .type = NLA_NUL_STRING,
+					    .len = IB_DEVICE_NAME_MAX },
+	[RDMA_NLDEV_ATTR_PORT_INDEX]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_CHARDEV]	= { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_CHARDEV_ABI]	= { .type = NLA_U64 },
+	/* Only ever sent by us: a request may carry it, empty. */
+	[RDMA_NLDEV_ATTR_CHARDEV_NAME]	= { .type = NLA_NUL_STRING, .len = 1 },
+	[RDMA_NLDEV_ATTR_CHARDEV_TYPE]	= { .type = NLA_NUL_STRING,
+					    .len = NLDEV_CHARDEV_TYPE_SIZE },
+	[RDMA_NLDEV_ATTR_LINK_TYPE]	= { .type = NLA_NUL_STRING,
+					    .len = IFNAMSIZ },
+	[RDMA_NLDEV_ATTR_NDEV_NAME]	= { .type = NLA_NUL_STRING,
+					    .len = IFNAMSIZ },
+	[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { .type = NLA_U8 },
+};
+
+static int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb,
+		       struct netlink_ext_ack *extack)
+{
+	return nlmsg_parse_deprecated(nlh, 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
+				      nldev_policy, extack);
+}
+
+/* Start a reply to the request in @skb; NULL when out of memory. */
+static struct sk_buff *nldev_reply_new(struct sk_buff *skb,
+				       const struct nlmsghdr *req, u32 cmd,
+				       struct nlmsghdr **nlh)
+{
+	struct sk_buff *msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+
+	if (!msg)
+		return NULL;
+	*nlh = nlmsg_put(msg, NETLINK_CB(skb).portid, req->nlmsg_seq,
+			 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd), 0, 0);
+	if (!*nlh) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int nldev_reply_send(struct sk_buff *skb, struct sk_buff *msg,
+			    struct nlmsghdr *nlh)
+{
+	nlmsg_end(msg, nlh);
+	return rdma_nl_unicast(skb, msg);
+}
+
+static int fill_dev_handle(struct sk_buff *msg, struct ib_device *ibdev)
+{
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, ibdev->index) ||
+	    nla_put_string(msg, RDMA_NLDEV_ATTR_DEV_NAME, ib_device_name(ibdev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int fill_dev_info(struct sk_buff *msg, struct ib_device *ibdev)
+{
+	if (fill_dev_handle(msg, ibdev) ||
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, ibdev->phys_port_cnt))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int fill_port_info(struct sk_buff *msg, struct ib_device *ibdev,
+			  u32 port)
+{
+	if (fill_dev_handle(msg, ibdev) ||
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The device named by the request's DEV_INDEX, referenced, or NULL. */
+static struct ib_device *nldev_get_device(struct nlattr **tb)
+{
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX])
+		return NULL;
+	return ib_device_get_by_index(nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
+}
+
+static bool port_valid(struct ib_device *ibdev, u32 port)
+{
+	return port >= 1 && port <= ibdev->phys_port_cnt;
+}
+
+static int nldev_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			  struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *ibdev;
+	struct sk_buff *msg;
+	int ret;
+
+	if (nldev_parse(nlh, tb, extack))
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+
+	ret = -ENOMEM;
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_GET, &nlh);
+	if (msg) {
+		ret = fill_dev_info(msg, ibdev);
+		if (ret)
+			nlmsg_free(msg);
+		else
+			ret = nldev_reply_send(skb, msg, nlh);
+	}
+	ib_device_put(ibdev);
+	return ret;
+}
+
+/* cb->args[0]: the index of the next device to dump. */
+static int nldev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned long index = cb->args[0];
+	struct ib_device *ibdev;
+	struct nlmsghdr *nlh;
+
+	while ((ibdev = ib_device_get_next(&index))) {
+		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq,
+				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						 RDMA_NLDEV_CMD_GET),
+				0, NLM_F_MULTI);
+		if (!nlh || fill_dev_info(skb, ibdev)) {
+			if (nlh)
+				nlmsg_cancel(skb, nlh);
+			ib_device_put(ibdev);
+			break;	/* this skb is full: resume here next time */
+		}
+		nlmsg_end(skb, nlh);
+		cb->args[0] = index;
+		ib_device_put(ibdev);
+	}
+	return skb->len;
+}
+
+static int nldev_port_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *ibdev;
+	struct sk_buff *msg;
+	u32 port;
+	int ret;
+
+	if (nldev_parse(nlh, tb, extack) || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+
+	ret = -EINVAL;
+	port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (!port_valid(ibdev, port))
+		goto out;
+	ret = -ENOMEM;
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_PORT_GET, &nlh);
+	if (msg) {
+		ret = fill_port_info(msg, ibdev, port);
+		if (ret)
+			nlmsg_free(msg);
+		else
+			ret = nldev_reply_send(skb, msg, nlh);
+	}
+out:
+	ib_device_put(ibdev);
+	return ret;
+}
+
+/* Ports of the one device the request names; cb->args[0]: next port. */
+static int nldev_port_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *ibdev;
+	struct nlmsghdr *nlh;
+	u32 port;
+
+	if (nldev_parse(cb->nlh, tb, NULL))
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+
+	for (port = max_t(u32, cb->args[0], 1); port_valid(ibdev, port);
+	     port++) {
+		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq,
+				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						 RDMA_NLDEV_CMD_PORT_GET),
+				0, NLM_F_MULTI);
+		if (!nlh || fill_port_info(skb, ibdev, port)) {
+			if (nlh)
+				nlmsg_cancel(skb, nlh);
+			break;
+		}
+		nlmsg_end(skb, nlh);
+		cb->args[0] = port + 1;
+	}
+	ib_device_put(ibdev);
+	return skb->len;
+}
+
+static int nldev_get_chardev(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack)
+{
+	char name[NLDEV_CHARDEV_TYPE_SIZE];
+	struct ib_client_nl_info info = { .port = -1 };
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *ibdev = NULL;
+	struct sk_buff *msg;
+	int ret;
+
+	if (nldev_parse(nlh, tb, extack) || !tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE])
+		return -EINVAL;
+	nla_strscpy(name, tb[RDMA_NLDEV_ATTR_CHARDEV_TYPE], sizeof(name));
+
+	if (tb[RDMA_NLDEV_ATTR_DEV_INDEX]) {
+		ibdev = nldev_get_device(tb);
+		if (!ibdev)
+			return -EINVAL;
+		if (tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
+			info.port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+			if (!port_valid(ibdev, info.port)) {
+				ret = -EINVAL;
+				goto out_put;
+			}
+		}
+	} else if (tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
+		return -EINVAL;	/* a port needs a device */
+	}
+
+	ret = -ENOMEM;
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_GET_CHARDEV, &nlh);
+	if (!msg)
+		goto out_put;
+	ret = ib_get_client_nl_info(ibdev, name, &info);
+	if (ret)
+		goto out_free;
+
+	ret = -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_CHARDEV,
+			      huge_encode_dev(info.cdev->devt),
+			      RDMA_NLDEV_ATTR_PAD) ||
+	    nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_CHARDEV_ABI, info.abi,
+			      RDMA_NLDEV_ATTR_PAD) ||
+	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_NAME,
+			   dev_name(info.cdev))) {
+		put_device(info.cdev);
+		goto out_free;
+	}
+	put_device(info.cdev);
+	ret = nldev_reply_send(skb, msg, nlh);
+	goto out_put;
+
+out_free:
+	nlmsg_free(msg);
+out_put:
+	if (ibdev)
+		ib_device_put(ibdev);
+	return ret;
+}
+
+static int nldev_sys_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct sk_buff *msg;
+
+	if (nldev_parse(nlh, tb, extack))
+		return -EINVAL;
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_SYS_GET, &nlh);
+	if (!msg)
+		return -ENOMEM;
+	/*
+	 * Devices are visible in every namespace ("shared"), qkeys with the
+	 * high bit need no privilege, and pinned pages are copied on fork
+	 * (the kernels we target all do early COW of pinned pages).
+	 */
+	if (nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1) ||
+	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 0) ||
+	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return nldev_reply_send(skb, msg, nlh);
+}
+
+static int nldev_newlink(struct sk_buff *skb, struct nlmsghdr *nlh,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	char ibdev_name[IB_DEVICE_NAME_MAX];
+	char ndev_name[IFNAMSIZ];
+	struct net_device *ndev;
+	char type[IFNAMSIZ];
+	int ret;
+
+	if (nldev_parse(nlh, tb, extack) || !tb[RDMA_NLDEV_ATTR_DEV_NAME] ||
+	    !tb[RDMA_NLDEV_ATTR_LINK_TYPE] || !tb[RDMA_NLDEV_ATTR_NDEV_NAME])
+		return -EINVAL;
+
+	nla_strscpy(ibdev_name, tb[RDMA_NLDEV_ATTR_DEV_NAME],
+		    sizeof(ibdev_name));
+	/* A name pattern ("rxe%d") is for drivers, not for users. */
+	if (!ibdev_name[0] || strchr(ibdev_name, '%'))
+		return -EINVAL;
+	nla_strscpy(type, tb[RDMA_NLDEV_ATTR_LINK_TYPE], sizeof(type));
+	nla_strscpy(ndev_name, tb[RDMA_NLDEV_ATTR_NDEV_NAME],
+		    sizeof(ndev_name));
+
+	ndev = dev_get_by_name(sock_net(skb->sk), ndev_name);
+	if (!ndev)
+		return -ENODEV;
+	ret = rdma_link_newlink(type, ibdev_name, ndev);
+	dev_put(ndev);
+	return ret;
+}
+
+static int nldev_dellink(struct sk_buff *skb, struct nlmsghdr *nlh,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *ibdev;
+
+	if (nldev_parse(nlh, tb, extack))
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+	/* No driver can create a device yet, so none can be deleted. */
+	ib_device_put(ibdev);
+	return -EOPNOTSUPP;
+}
+
+const struct rdma_nl_handler nldev_handlers[RDMA_NLDEV_NUM_OPS] = {
+	[RDMA_NLDEV_CMD_GET] = {
+		.doit = nldev_get_doit,
+		.dump = nldev_get_dumpit,
+	},
+	[RDMA_NLDEV_CMD_GET_CHARDEV] = {
+		.doit = nldev_get_chardev,
+	},
+	[RDMA_NLDEV_CMD_NEWLINK] = {
+		.doit = nldev_newlink,
+		.admin = true,
+	},
+	[RDMA_NLDEV_CMD_DELLINK] = {
+		.doit = nldev_dellink,
+		.admin = true,
+	},
+	[RDMA_NLDEV_CMD_PORT_GET] = {
+		.doit = nldev_port_get_doit,
+		.dump = nldev_port_get_dumpit,
+	},
+	[RDMA_NLDEV_CMD_SYS_GET] = {
+		.doit = nldev_sys_get_doit,
+	},
+};

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What ib_core offers the other modules of the set: the device registry,
+ * the client interface (ib_uverbs is a client like any other) and the
+ * registry of `rdma link` types (rdma_rxe registers "rxe").
+ *
+ * Our headers live under include/ordma/ so that no header of the kernel's
+ * own include/rdma/ can shadow them; UAPI headers are always included by
+ * their uapi/ path for the same reason.
+ */
+#ifndef ORDMA_IB_CORE_H
+#define ORDMA_IB_CORE_H
+
+#include <linux/completion.h>
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/refcount.h>
+#include <linux/rwsem.h>
+#include <linux/xarray.h>
+#include <uapi/rdma/rdma_netlink.h>
+
+#define IB_DEVICE_NAME_MAX 64
+
+/*
+ * One RDMA device.  Lifetime: the embedded struct device owns the memory;
+ * @refcount counts users that found the device through the registry, and
+ * unregistration waits for it to drop to zero.
+ */
+struct ib_device {
+	struct device dev;		/* class "infiniband", named like rxe0 */
+	u32 index;			/* stable id in nldev messages */
+	u32 phys_port_cnt;
+	refcount_t refcount;
+	struct completion unreg_completion;
+
+	/* client id -> that client's per-device data */
+	struct rw_semaphore client_data_rwsem;
+	struct xarray client_data;
+};
+
+static inline const char *ib_device_name(const struct ib_device *ibdev)
+{
+	return dev_name(&ibdev->dev);
+}
+
+struct ib_device *ib_device_get_by_index(u32 index);
+void ib_device_put(struct ib_device *ibdev);
+
+/* What a client tells nldev's GET_CHARDEV about its character device. */
+struct ib_client_nl_info {
+	struct device *cdev;	/* the char device; a reference is taken */
+	int port;		/* -1 when the request named no port */
+	u64 abi;
+};
+
+struct ib_client {
+	const char *name;
+	/* Called for every registered device; returns 0 or a negative errno. */
+	int (*add)(struct ib_device *ibdev);
+	void (*remove)(struct ib_device *ibdev, void *client_data);
+	/* Per-device and device-less answers to GET_CHARDEV. */
+	int (*get_nl_info)(struct ib_device *ibdev, void *client_data,
+			   struct ib_client_nl_info *res);
+	int (*get_global_nl_info)(struct ib_client_nl_info *res);
+
+	u32 client_id;		/* assigned by ib_register_client() */
+};
+
+int ib_register_client(struct ib_client *client);
+void ib_unregister_client(struct ib_client *client);
+void ib_set_client_data(struct ib_device *ibdev, struct ib_client *client,
+			void *data);
+void *ib_get_client_data(struct ib_device *ibdev, struct ib_client *client);
+
+/*
+ * A link type for `rdma link add NAME type TYPE netdev NDEV`.  ib_core
+ * autoloads the module aliased "rdma-link-TYPE" when the type is unknown.
+ */
+struct rdma_link_ops {
+	struct list_head list;
+	const char *type;
+	int (*newlink)(const char *ibdev_name, struct net_device *ndev);
+};
+
+int rdma_link_register(struct rdma_link_ops *ops);
+void rdma_link_unregister(struct rdma_link_ops *ops);
+
+#define MODULE_ALIAS_RDMA_LINK(type) MODULE_ALIAS("rdma-link-" type)
+
+#endif

@@ -116,7 +116,7 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
 	-machine q35,accel=$accel -cpu max -m "$mem" -smp "$smp" \
 	-display none -vga none -monitor none -no-reboot \
 	-kernel "$imgdir/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=0 loglevel=6 rdinit=/init" \
+	-append "console=ttyS0 slab_nomerge panic=-1 oops=panic softlockup_panic=0 loglevel=6 rdinit=/init" \
 	-serial "file:$out/kernel-console.log" -serial stdio \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$top,mount_tag=oot-src,security_model=none,readonly=on,multidevs=remap" \

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Run every test: dependencies, the sparse/W=1 build gate, userspace unit
+# tests, then the VM suites on our modules and, with the same script, on
+# the stock in-kernel modules.  Ends with "total: N passed, N failed".
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+. scripts/lib/target.sh
+
+t0=$(date +%s)
+scripts/install-deps.sh
+kabi=$(target_kabi)
+kdir=/usr/src/linux-headers-$kabi-amd64
+echo "== target kernel ABI $kabi (headers $kdir)"
+
+passed=0 failed=0
+count() # "NAME: N passed, N failed" lines of a log -> totals
+{
+	local p f
+	p=$(sed -n 's/^[A-Za-z0-9_-]*: \([0-9]*\) passed, [0-9]* failed$/\1/p' "$1" | awk '{n += $1} END {print n + 0}')
+	f=$(sed -n 's/^[A-Za-z0-9_-]*: [0-9]* passed, \([0-9]*\) failed$/\1/p' "$1" | awk '{n += $1} END {print n + 0}')
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+suite() # NAME CMD...: run one suite; a suite that dies without a summary counts as a failure
+{
+	local name=$1 log=build/test-logs/$1.log rc=0
+	shift
+	echo "== $name"
+	"$@" 2>&1 | tee "$log" || rc=$?
+	count "$log"
+	if [ "$rc" != 0 ] && ! grep -q "^[A-Za-z0-9_-]*: [0-9]* passed, [1-9][0-9]* failed$" "$log"; then
+		echo "$name: 0 passed, 1 failed"
+		failed=$((failed + 1))
+	fi
+}
+mkdir -p build/test-logs
+
+gate()
+{
+	if make -s check KDIR="$kdir"; then
+		echo "build-gate: 1 passed, 0 failed"
+	else
+		echo "build-gate: 0 passed, 1 failed"
+		return 1
+	fi
+}
+suite build-gate gate
+suite unit make -s unit
+for stack in ours stock; do
+	suite "vm-foundation-$stack" scripts/vm-run.sh --stack "$stack" \
+		--name "foundation" -- tests/vm/foundation.sh
+done
+
+echo "== done in $(($(date +%s) - t0))s on kernel $kabi"
+echo "total: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -7,6 +7,24 @@
 #include <net/netlink.h>
 #include <ordma/ib_core.h>
 
+struct ib_gid_table;
+
+/* Per-port state the core keeps; ib_device.port_data[port]. */
+struct ib_port_data {
+	struct ib_port_immutable immutable;
+	spinlock_t netdev_lock;			/* protects netdev updates */
+	struct net_device __rcu *netdev;	/* held with dev_hold() */
+	struct ib_gid_table *gid_table;		/* gid.c */
+	struct rdma_hw_stats *hw_stats;		/* NULL if the driver has none */
+	struct mutex hw_stats_lock;
+	struct kobject *sysfs;			/* ports/N, sysfs.c */
+};
+
+static inline struct ib_port_data *ib_port(struct ib_device *ibdev, u32 port)
+{
+	return &ibdev->port_data[port];
+}
+
 /* device.c */
 extern struct class ib_class;
 int ib_devices_init(void);
@@ -16,8 +34,22 @@ void ib_devices_exit(void);
  * (drop with ib_device_put()) and advances *index, or NULL at the end.
  */
 struct ib_device *ib_device_get_next(unsigned long *index);
+/* Unregister a device the caller looked up (consumes that reference). */
+void ib_unregister_device_and_put(struct ib_device *ibdev);
 int ib_get_client_nl_info(struct ib_device *ibdev, const char *client_name,
 			  struct ib_client_nl_info *res);
+
+/* gid.c: the GID table and its RoCE maintenance from netdev events */
+int ib_gid_table_setup(struct ib_device *ibdev);	/* at registration */
+void ib_gid_table_populate(struct ib_device *ibdev);	/* once visible */
+void ib_gid_table_cleanup(struct ib_device *ibdev);	/* at unregistration */
+int ib_gid_init(void);			/* module init: notifiers */
+void ib_gid_exit(void);
+
+/* sysfs.c: /sys/class/infiniband/<dev>/ beyond the device's own groups */
+int ib_sysfs_setup(struct ib_device *ibdev);	/* after device_add() */
+void ib_sysfs_cleanup(struct ib_device *ibdev);	/* before device_del() */
+extern const struct attribute_group ib_dev_attr_group;
 
 /* link.c */
 int rdma_link_newlink(const char *type, const char *ibdev_name,

@@ -16,18 +16,26 @@ static int __init ib_core_init(void)
 	ret = ib_devices_init();
 	if (ret)
 		return ret;
+	ret = ib_gid_init();
+	if (ret)
+		goto err_devices;
 	ret = rdma_nl_init();
-	if (ret) {
-		ib_devices_exit();
-		return ret;
-	}
+	if (ret)
+		goto err_gid;
 	pr_info("ib_core: out-of-tree RDMA core %s loaded\n", ORDMA_VERSION);
 	return 0;
+
+err_gid:
+	ib_gid_exit();
+err_devices:
+	ib_devices_exit();
+	return ret;
 }
 
 static void __exit ib_core_exit(void)
 {
 	rdma_nl_exit();
+	ib_gid_exit();
 	ib_devices_exit();
 }
 

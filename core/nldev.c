@@ -24,6 +24,8 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_CHARDEV_NAME]	= { .type = NLA_NUL_STRING, .len = 1 },
 	[RDMA_NLDEV_ATTR_CHARDEV_TYPE]	= { .type = NLA_NUL_STRING,
 					    .len = NLDEV_CHARDEV_TYPE_SIZE },
+	[RDMA_NLDEV_NET_NS_FD]		= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_DEV_DIM]	= { .type = NLA_U8 },
 	[RDMA_NLDEV_ATTR_LINK_TYPE]	= { .type = NLA_NUL_STRING,
 					    .len = IFNAMSIZ },
 	[RDMA_NLDEV_ATTR_NDEV_NAME]	= { .type = NLA_NUL_STRING,
@@ -73,21 +75,74 @@ static int fill_dev_handle(struct sk_buff *msg, struct ib_device *ibdev)
 	return 0;
 }
 
+static const char *dev_protocol(struct ib_device *ibdev)
+{
+	/* Decided by the first port, as in-tree. */
+	if (ib_port_immutable(ibdev, 1)->core_cap_flags &
+	    RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP)
+		return "roce";
+	return "ib";
+}
+
 static int fill_dev_info(struct sk_buff *msg, struct ib_device *ibdev)
 {
 	if (fill_dev_handle(msg, ibdev) ||
-	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, ibdev->phys_port_cnt))
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, ibdev->phys_port_cnt) ||
+	    nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_CAP_FLAGS,
+			      ibdev->attrs.device_cap_flags,
+			      RDMA_NLDEV_ATTR_PAD) ||
+	    nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_NODE_GUID,
+			      be64_to_cpu(ibdev->node_guid),
+			      RDMA_NLDEV_ATTR_PAD) ||
+	    nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID,
+			      be64_to_cpu(ibdev->attrs.sys_image_guid),
+			      RDMA_NLDEV_ATTR_PAD) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, ibdev->node_type) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_DEV_DIM, 0) ||
+	    nla_put_string(msg, RDMA_NLDEV_ATTR_DEV_PROTOCOL,
+			   dev_protocol(ibdev)))
 		return -EMSGSIZE;
 	return 0;
 }
 
 static int fill_port_info(struct sk_buff *msg, struct ib_device *ibdev,
-			  u32 port)
+			  u32 port, struct net *net)
 {
+	struct net_device *ndev;
+	struct ib_port_attr attr;
+	int ret;
+
 	if (fill_dev_handle(msg, ibdev) ||
 	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port))
 		return -EMSGSIZE;
-	return 0;
+	ret = ib_query_port(ibdev, port, &attr);
+	if (ret)
+		return ret;
+	if (rdma_port_get_link_layer(ibdev, port) == IB_LINK_LAYER_INFINIBAND &&
+	    (nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_CAP_FLAGS,
+			       attr.port_cap_flags |
+			       ((u64)attr.port_cap_flags2 << 32),
+			       RDMA_NLDEV_ATTR_PAD) ||
+	     nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_SUBNET_PREFIX,
+			       attr.subnet_prefix, RDMA_NLDEV_ATTR_PAD) ||
+	     nla_put_u32(msg, RDMA_NLDEV_ATTR_LID, attr.lid) ||
+	     nla_put_u32(msg, RDMA_NLDEV_ATTR_SM_LID, attr.sm_lid) ||
+	     nla_put_u8(msg, RDMA_NLDEV_ATTR_LMC, attr.lmc)))
+		return -EMSGSIZE;
+	if (nla_put_u8(msg, RDMA_NLDEV_ATTR_PORT_STATE, attr.state) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, attr.phys_state))
+		return -EMSGSIZE;
+
+	ndev = ib_device_get_netdev(ibdev, port);
+	if (!ndev)
+		return 0;
+	/* A netdev in another namespace is not ours to name. */
+	if (net_eq(dev_net(ndev), net) &&
+	    (nla_put_u32(msg, RDMA_NLDEV_ATTR_NDEV_INDEX, ndev->ifindex) ||
+	     nla_put_string(msg, RDMA_NLDEV_ATTR_NDEV_NAME, ndev->name)))
+		ret = -EMSGSIZE;
+	dev_put(ndev);
+	return ret;
 }
 
 /* The device named by the request's DEV_INDEX, referenced, or NULL. */
@@ -178,7 +233,7 @@ static int nldev_port_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	ret = -ENOMEM;
 	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_PORT_GET, &nlh);
 	if (msg) {
-		ret = fill_port_info(msg, ibdev, port);
+		ret = fill_port_info(msg, ibdev, port, sock_net(skb->sk));
 		if (ret)
 			nlmsg_free(msg);
 		else
@@ -211,7 +266,7 @@ static int nldev_port_get_dumpit(struct sk_buff *skb,
 				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
 						 RDMA_NLDEV_CMD_PORT_GET),
 				0, NLM_F_MULTI);
-		if (!nlh || fill_port_info(skb, ibdev, port)) {
+		if (!nlh || fill_port_info(skb, ibdev, port, sock_net(skb->sk))) {
 			if (nlh)
 				nlmsg_cancel(skb, nlh);
 			break;
@@ -350,15 +405,47 @@ static int nldev_dellink(struct sk_buff *skb, struct nlmsghdr *nlh,
 	ibdev = nldev_get_device(tb);
 	if (!ibdev)
 		return -EINVAL;
-	/* No driver can create a device yet, so none can be deleted. */
+	/* Only devices made by `rdma link add` go by `rdma link delete`. */
+	if (!ibdev->link_type) {
+		ib_device_put(ibdev);
+		return -EINVAL;
+	}
+	ib_unregister_device_and_put(ibdev);
+	return 0;
+}
+
+static int nldev_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			  struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	char name[IB_DEVICE_NAME_MAX];
+	struct ib_device *ibdev;
+	int ret = -EINVAL;
+
+	if (nldev_parse(nlh, tb, extack))
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+	if (tb[RDMA_NLDEV_ATTR_DEV_NAME]) {
+		nla_strscpy(name, tb[RDMA_NLDEV_ATTR_DEV_NAME], sizeof(name));
+		ret = ib_device_rename(ibdev, name);
+	} else if (tb[RDMA_NLDEV_NET_NS_FD] || tb[RDMA_NLDEV_ATTR_DEV_DIM]) {
+		/* Namespace moves and adaptive moderation: not supported. */
+		ret = -EOPNOTSUPP;
+	}
 	ib_device_put(ibdev);
-	return -EOPNOTSUPP;
+	return ret;
 }
 
 const struct rdma_nl_handler nldev_handlers[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_GET] = {
 		.doit = nldev_get_doit,
 		.dump = nldev_get_dumpit,
+	},
+	[RDMA_NLDEV_CMD_SET] = {
+		.doit = nldev_set_doit,
+		.admin = true,
 	},
 	[RDMA_NLDEV_CMD_GET_CHARDEV] = {
 		.doit = nldev_get_chardev,

@@ -26,7 +26,7 @@ pkgs=(
 	build-essential bc flex bison libelf-dev
 	"linux-headers-$kabi-amd64"
 	qemu-system-x86 busybox-static cpio kmod sparse coccinelle dkms
-	rdma-core ibverbs-utils ibverbs-providers perftest python3-pyverbs
+	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest python3-pyverbs
 	iproute2 tshark xz-utils
 )
 missing=()

@@ -19,33 +19,7 @@
 #include <linux/rwsem.h>
 #include <linux/xarray.h>
 #include <uapi/rdma/rdma_netlink.h>
-
-#define IB_DEVICE_NAME_MAX 64
-
-/*
- * One RDMA device.  Lifetime: the embedded struct device owns the memory;
- * @refcount counts users that found the device through the registry, and
- * unregistration waits for it to drop to zero.
- */
-struct ib_device {
-	struct device dev;		/* class "infiniband", named like rxe0 */
-	u32 index;			/* stable id in nldev messages */
-	u32 phys_port_cnt;
-	refcount_t refcount;
-	struct completion unreg_completion;
-
-	/* client id -> that client's per-device data */
-	struct rw_semaphore client_data_rwsem;
-	struct xarray client_data;
-};
-
-static inline const char *ib_device_name(const struct ib_device *ibdev)
-{
-	return dev_name(&ibdev->dev);
-}
-
-struct ib_device *ib_device_get_by_index(u32 index);
-void ib_device_put(struct ib_device *ibdev);
+#include <ordma/ib_verbs.h>
 
 /* What a client tells nldev's GET_CHARDEV about its character device. */
 struct ib_client_nl_info {

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The device model shared by ib_core, ib_uverbs and the drivers: devices,
+ * ports, their attributes, the GID table, and the verbs objects userspace
+ * creates (ucontext, PD).  Values that cross into userspace use the UAPI
+ * types and constants of the target kernel; the rest are IBTA values.
+ */
+#ifndef ORDMA_IB_VERBS_H
+#define ORDMA_IB_VERBS_H
+
+#include <linux/completion.h>
+#include <linux/device.h>
+#include <linux/in6.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/refcount.h>
+#include <linux/rwsem.h>
+#include <linux/xarray.h>
+#include <uapi/rdma/ib_user_ioctl_verbs.h>
+#include <uapi/rdma/ib_user_verbs.h>
+#include <uapi/rdma/rdma_netlink.h>
+
+#define IB_DEVICE_NAME_MAX 64
+#define IB_NODE_DESC_MAX 64
+
+/* Node types are the UAPI's RDMA_NODE_* values (rdma_netlink.h). */
+
+/* PortInfo:PortState (IBTA 14.2.5.6). */
+enum ib_port_state {
+	IB_PORT_NOP = 0,
+	IB_PORT_DOWN = 1,
+	IB_PORT_INIT = 2,
+	IB_PORT_ARMED = 3,
+	IB_PORT_ACTIVE = 4,
+	IB_PORT_ACTIVE_DEFER = 5,
+};
+
+/* PortInfo:PortPhysicalState. */
+enum ib_port_phys_state {
+	IB_PORT_PHYS_STATE_SLEEP = 1,
+	IB_PORT_PHYS_STATE_POLLING = 2,
+	IB_PORT_PHYS_STATE_DISABLED = 3,
+	IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING = 4,
+	IB_PORT_PHYS_STATE_LINK_UP = 5,
+	IB_PORT_PHYS_STATE_LINK_ERROR_RECOVERY = 6,
+	IB_PORT_PHYS_STATE_PHY_TEST = 7,
+};
+
+enum ib_mtu {
+	IB_MTU_256 = 1,
+	IB_MTU_512 = 2,
+	IB_MTU_1024 = 3,
+	IB_MTU_2048 = 4,
+	IB_MTU_4096 = 5,
+};
+
+static inline int ib_mtu_enum_to_int(enum ib_mtu mtu)
+{
+	return mtu >= IB_MTU_256 && mtu <= IB_MTU_4096 ? 128 << mtu : -1;
+}
+
+enum ib_port_width {
+	IB_WIDTH_1X = 1,
+	IB_WIDTH_2X = 16,
+	IB_WIDTH_4X = 2,
+	IB_WIDTH_8X = 4,
+	IB_WIDTH_12X = 8,
+};
+
+enum ib_port_speed {
+	IB_SPEED_SDR = 1,
+	IB_SPEED_DDR = 2,
+	IB_SPEED_QDR = 4,
+	IB_SPEED_FDR10 = 8,
+	IB_SPEED_FDR = 16,
+	IB_SPEED_EDR = 32,
+	IB_SPEED_HDR = 64,
+	IB_SPEED_NDR = 128,
+};
+
+enum ib_atomic_cap {
+	IB_ATOMIC_NONE,
+	IB_ATOMIC_HCA,
+	IB_ATOMIC_GLOB,
+};
+
+/* Device capability bits (IBTA, the values ibv_devinfo decodes). */
+#define IB_DEVICE_RESIZE_MAX_WR		(1ULL << 0)
+#define IB_DEVICE_BAD_PKEY_CNTR		(1ULL << 1)
+#define IB_DEVICE_BAD_QKEY_CNTR		(1ULL << 2)
+#define IB_DEVICE_RAW_MULTI		(1ULL << 3)
+#define IB_DEVICE_AUTO_PATH_MIG		(1ULL << 4)
+#define IB_DEVICE_CHANGE_PHY_PORT	(1ULL << 5)
+#define IB_DEVICE_UD_AV_PORT_ENFORCE	(1ULL << 6)
+#define IB_DEVICE_CURR_QP_STATE_MOD	(1ULL << 7)
+#define IB_DEVICE_SHUTDOWN_PORT		(1ULL << 8)
+#define IB_DEVICE_PORT_ACTIVE_EVENT	(1ULL << 10)
+#define IB_DEVICE_SYS_IMAGE_GUID	(1ULL << 11)
+#define IB_DEVICE_RC_RNR_NAK_GEN	(1ULL << 12)
+#define IB_DEVICE_SRQ_RESIZE		(1ULL << 13)
+#define IB_DEVICE_N_NOTIFY_CQ		(1ULL << 14)
+#define IB_DEVICE_MEM_WINDOW		(1ULL << 17)
+#define IB_DEVICE_UD_IP_CSUM		(1ULL << 18)
+#define IB_DEVICE_XRC			(1ULL << 20)
+#define IB_DEVICE_MEM_MGT_EXTENSIONS	(1ULL << 21)
+#define IB_DEVICE_MEM_WINDOW_TYPE_2A	(1ULL << 23)
+#define IB_DEVICE_MEM_WINDOW_TYPE_2B	(1ULL << 24)
+
+/* PortInfo:CapabilityMask bits used by the drivers here. */
+#define IB_PORT_CM_SUP			(1U << 16)
+
+/* What a port speaks: the core's view, used to pick GID types and such. */
+#define RDMA_CORE_CAP_IB_MAD		0x00000001
+#define RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP 0x00800000
+#define RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP \
+	(RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP | RDMA_CORE_CAP_IB_MAD)
+
+enum rdma_link_layer {
+	IB_LINK_LAYER_UNSPECIFIED,
+	IB_LINK_LAYER_INFINIBAND,
+	IB_LINK_LAYER_ETHERNET,
+};
+
+struct ib_device_attr {
+	u64 fw_ver;
+	__be64 sys_image_guid;
+	u64 max_mr_size;
+	u64 page_size_cap;
+	u32 vendor_id;
+	u32 vendor_part_id;
+	u32 hw_ver;
+	int max_qp;
+	int max_qp_wr;
+	u64 device_cap_flags;
+	int max_send_sge;
+	int max_recv_sge;
+	int max_sge_rd;
+	int max_cq;
+	int max_cqe;
+	int max_mr;
+	int max_pd;
+	int max_qp_rd_atom;
+	int max_ee_rd_atom;
+	int max_res_rd_atom;
+	int max_qp_init_rd_atom;
+	int max_ee_init_rd_atom;
+	enum ib_atomic_cap atomic_cap;
+	int max_ee;
+	int max_rdd;
+	int max_mw;
+	int max_raw_ipv6_qp;
+	int max_raw_ethy_qp;
+	int max_mcast_grp;
+	int max_mcast_qp_attach;
+	int max_total_mcast_qp_attach;
+	int max_ah;
+	int max_srq;
+	int max_srq_wr;
+	int max_srq_sge;
+	unsigned int max_fast_reg_page_list_len;
+	u16 max_pkeys;
+	u8 local_ca_ack_delay;
+	u64 timestamp_mask;
+	u64 hca_core_clock;
+	u32 max_cq_moderation_count;
+	u32 max_cq_moderation_period;
+};
+
+struct ib_port_attr {
+	u64 subnet_prefix;
+	enum ib_port_state state;
+	enum ib_mtu max_mtu;
+	enum ib_mtu active_mtu;
+	u32 phys_mtu;
+	int gid_tbl_len;
+	u32 port_cap_flags;
+	u32 max_msg_sz;
+	u32 bad_pkey_cntr;
+	u32 qkey_viol_cntr;
+	u16 pkey_tbl_len;
+	u32 sm_lid;
+	u32 lid;
+	u8 lmc;
+	u8 max_vl_num;
+	u8 sm_sl;
+	u8 subnet_timeout;
+	u8 init_type_reply;
+	u8 active_width;
+	u16 active_speed;
+	u8 phys_state;
+	u16 port_cap_flags2;
+};
+
+/* Fixed per-port facts, read once at registration. */
+struct ib_port_immutable {
+	int pkey_tbl_len;
+	int gid_tbl_len;
+	u32 core_cap_flags;
+	u32 max_mad_size;
+};
+
+union ib_gid {
+	u8 raw[16];
+	struct {
+		__be64 subnet_prefix;
+		__be64 interface_id;
+	} global;
+};
+
+/*
+ * One GID table entry as readers see it.  Entries are reference counted:
+ * a reader holding one keeps its netdev and contents stable even if the
+ * address behind it goes away meanwhile.
+ */
+struct ib_gid_attr {
+	struct net_device __rcu *ndev;
+	struct ib_device *device;
+	union ib_gid gid;
+	enum ib_uverbs_gid_type gid_type;
+	u16 index;
+	u32 port_num;
+};
+
+/*
+ * Asynchronous events (IBTA 11.6.3).  The values are what ib_uverbs hands
+ * to userspace as event_type, and libibverbs' enum ibv_event_type matches.
+ */
+enum ib_event_type {
+	IB_EVENT_CQ_ERR,
+	IB_EVENT_QP_FATAL,
+	IB_EVENT_QP_REQ_ERR,
+	IB_EVENT_QP_ACCESS_ERR,
+	IB_EVENT_COMM_EST,
+	IB_EVENT_SQ_DRAINED,
+	IB_EVENT_PATH_MIG,
+	IB_EVENT_PATH_MIG_ERR,
+	IB_EVENT_DEVICE_FATAL,
+	IB_EVENT_PORT_ACTIVE,
+	IB_EVENT_PORT_ERR,
+	IB_EVENT_LID_CHANGE,
+	IB_EVENT_PKEY_CHANGE,
+	IB_EVENT_SM_CHANGE,
+	IB_EVENT_SRQ_ERR,
+	IB_EVENT_SRQ_LIMIT_REACHED,
+	IB_EVENT_QP_LAST_WQE_REACHED,
+	IB_EVENT_CLIENT_REREGISTER,
+	IB_EVENT_GID_CHANGE,
+	IB_EVENT_WQ_FATAL,
+};
+
+struct ib_event {
+	struct ib_device *device;
+	enum ib_event_type event;
+	u32 port_num;
+};
+
+struct ib_event_handler {
+	struct ib_device *device;
+	void (*handler)(struct ib_event_handler *handler, struct ib_event *ev);
+	struct list_head list;
+};
+
+struct ib_udata {
+	const void __user *inbuf;
+	void __user *outbuf;
+	size_t inlen;
+	size_t outlen;
+};
+
+struct ib_ucontext {
+	struct ib_device *device;
+	struct ib_uverbs_file *ufile;	/* owned by ib_uverbs */
+};
+
+struct ib_pd {
+	struct ib_device *device;
+	struct ib_uobject *uobject;
+	atomic_t usecnt;	/* objects that reference this PD */
+};
+
+/* hw_counters: names from the driver, values read on demand. */
+struct rdma_stat_desc {
+	const char *name;
+};
+
+struct rdma_hw_stats {
+	const struct rdma_stat_desc *descs;
+	int num_counters;
+	u64 value[];
+};
+
+struct ib_device;
+
+/*
+ * What a driver implements.  Its objects are allocated by the caller
+ * (ib_uverbs): size_* says how large the driver's structure embedding the
+ * core's is (the core's must be its first member); the caller zeroes it,
+ * sets ->device and calls alloc_*, and after dealloc_* frees it.
+ */
+struct ib_device_ops {
+	struct module *owner;
+	u32 driver_id;		/* enum rdma_driver_id */
+	u32 uverbs_abi_ver;	/* the provider's ABI, sent at GET_CONTEXT */
+
+	int (*query_device)(struct ib_device *ibdev, struct ib_device_attr *attr,
+			    struct ib_udata *udata);
+	int (*query_port)(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attr *attr);
+	int (*get_port_immutable)(struct ib_device *ibdev, u32 port,
+				  struct ib_port_immutable *immutable);
+	enum rdma_link_layer (*get_link_layer)(struct ib_device *ibdev,
+					       u32 port);
+	int (*query_pkey)(struct ib_device *ibdev, u32 port, u16 index,
+			  u16 *pkey);
+	int (*modify_device)(struct ib_device *ibdev, const char *node_desc);
+
+	int (*alloc_ucontext)(struct ib_ucontext *uctx, struct ib_udata *udata);
+	void (*dealloc_ucontext)(struct ib_ucontext *uctx);
+	int (*alloc_pd)(struct ib_pd *pd, struct ib_udata *udata);
+	int (*dealloc_pd)(struct ib_pd *pd, struct ib_udata *udata);
+
+	/* hw_counters of a port (sysfs and `rdma statistic`) */
+	struct rdma_hw_stats *(*alloc_hw_port_stats)(struct ib_device *ibdev,
+						     u32 port);
+	int (*get_hw_stats)(struct ib_device *ibdev,
+			    struct rdma_hw_stats *stats, u32 port, int index);
+
+	/* Device-specific sysfs attributes (e.g. rxe's "parent"). */
+	const struct attribute_group *device_group;
+
+	void (*dealloc_driver)(struct ib_device *ibdev);
+
+	size_t size_ib_ucontext;
+	size_t size_ib_pd;
+};
+
+struct ib_port_data;	/* core-private, per port */
+
+/*
+ * One RDMA device.  Lifetime: the embedded struct device owns the memory;
+ * @refcount counts users that found the device through the registry, and
+ * unregistration waits for it to drop to zero.
+ */
+struct ib_device {
+	struct device dev;		/* class "infiniband", named like rxe0 */
+	u32 index;			/* stable id in nldev messages */
+	struct ib_device_ops ops;
+
+	u8 node_type;			/* RDMA_NODE_* */
+	__be64 node_guid;
+	char node_desc[IB_NODE_DESC_MAX];
+	u32 phys_port_cnt;
+	int num_comp_vectors;
+	struct ib_device_attr attrs;	/* filled by the core at registration */
+	const char *link_type;		/* set for `rdma link` devices ("rxe") */
+
+	struct ib_port_data *port_data;	/* [1..phys_port_cnt] */
+
+	refcount_t refcount;
+	struct completion unreg_completion;
+	struct mutex unregistration_lock;
+	bool registered;
+
+	/* client id -> that client's per-device data */
+	struct rw_semaphore client_data_rwsem;
+	struct xarray client_data;
+
+	struct rw_semaphore event_handler_rwsem;
+	struct list_head event_handler_list;
+
+	struct work_struct unregistration_work;
+	struct attribute_group *groups[4];	/* sysfs, NULL-terminated */
+};
+
+static inline const char *ib_device_name(const struct ib_device *ibdev)
+{
+	return dev_name(&ibdev->dev);
+}
+
+static inline bool rdma_is_port_valid(const struct ib_device *ibdev, u32 port)
+{
+	return port >= 1 && port <= ibdev->phys_port_cnt;
+}
+
+#define rdma_for_each_port(ibdev, iter)				\
+	for (iter = 1; iter <= (ibdev)->phys_port_cnt; iter++)
+
+/* Allocation of a driver structure that embeds struct ib_device first. */
+struct ib_device *_ib_alloc_device(size_t size);
+#define ib_alloc_device(drv_struct, member)				\
+	container_of(_ib_alloc_device(sizeof(struct drv_struct) +	\
+				      BUILD_BUG_ON_ZERO(offsetof(	\
+					struct drv_struct, member))),	\
+		     struct drv_struct, member)
+void ib_dealloc_device(struct ib_device *ibdev);
+void ib_set_device_ops(struct ib_device *ibdev, const struct ib_device_ops *ops);
+
+/*
+ * @name may be a pattern ("rxe%d").  The netdev of each port must be set
+ * with ib_device_set_netdev() before registration for RoCE devices.
+ */
+int ib_register_device(struct ib_device *ibdev, const char *name,
+		       struct device *dma_device);
+void ib_unregister_device(struct ib_device *ibdev);
+/* From a context that cannot sleep on the device (e.g. netdev notifier). */
+void ib_unregister_device_queued(struct ib_device *ibdev);
+void ib_unregister_driver(u32 driver_id);
+
+int ib_device_set_netdev(struct ib_device *ibdev, struct net_device *ndev,
+			 u32 port);
+/* A referenced netdev of @port (dev_put() it), or NULL. */
+struct net_device *ib_device_get_netdev(struct ib_device *ibdev, u32 port);
+/* The registered device a driver bound to @ndev, referenced, or NULL. */
+struct ib_device *ib_device_get_by_netdev(struct net_device *ndev,
+					  u32 driver_id);
+
+struct ib_device *ib_device_get_by_index(u32 index);
+struct ib_device *ib_device_get_by_name(const char *name);
+void ib_device_put(struct ib_device *ibdev);
+int ib_device_rename(struct ib_device *ibdev, const char *name);
+
+enum rdma_link_layer rdma_port_get_link_layer(struct ib_device *ibdev,
+					      u32 port);
+int ib_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr *attr);
+int ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey);
+int ib_get_eth_speed(struct ib_device *ibdev, u32 port, u16 *speed, u8 *width);
+const struct ib_port_immutable *ib_port_immutable(struct ib_device *ibdev,
+						  u32 port);
+
+void ib_register_event_handler(struct ib_event_handler *handler);
+void ib_unregister_event_handler(struct ib_event_handler *handler);
+void ib_dispatch_event(const struct ib_event *event);
+/* The port's state changed: sends PORT_ACTIVE/PORT_ERR to listeners. */
+void ib_dispatch_port_state_event(struct ib_device *ibdev, u32 port,
+				  bool active);
+
+/* GID table (core/gid.c) */
+const struct ib_gid_attr *rdma_get_gid_attr(struct ib_device *ibdev,
+					    u32 port, unsigned int index);
+void rdma_put_gid_attr(const struct ib_gid_attr *attr);
+/* -ENODATA for an empty slot, -EINVAL for an index out of the table. */
+int rdma_query_gid(struct ib_device *ibdev, u32 port, unsigned int index,
+		   union ib_gid *gid);
+/* Fill @entries with the valid GIDs of the device; returns the count. */
+ssize_t rdma_query_gid_table(struct ib_device *ibdev,
+			     struct ib_uverbs_gid_entry *entries,
+			     size_t max_entries);
+
+#endif

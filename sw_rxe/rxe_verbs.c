@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The rxe device as ib_core sees it: creation on top of a netdev, device
+ * and port attributes (the same values as in-tree rxe, so that tools and
+ * applications see the same limits), and the verbs of the control path.
+ */
+#include <linux/module.h>
+#include <net/addrconf.h>
+#include <uapi/rdma/ib_user_ioctl_verbs.h>
+#include "rxe.h"
+
+/* Limits, as in-tree rxe advertises them. */
+#define RXE_MAX_VALUE		(1 << 20)
+#define RXE_MIN_QP_INDEX	16
+#define RXE_MIN_SRQ_INDEX	0x00020001
+#define RXE_MAX_MR_INDEX	(RXE_MAX_VALUE >> 1)
+
+static void rxe_init_device_attr(struct rxe_dev *rxe)
+{
+	struct ib_device_attr *a = &rxe->attr;
+
+	a->vendor_id = 0xffffff;	/* no IEEE OUI (IBTA A3.3.1) */
+	a->max_mr_size = U64_MAX;
+	a->page_size_cap = 0xfffff000;
+	a->max_qp = RXE_MAX_VALUE - RXE_MIN_QP_INDEX;
+	a->max_qp_wr = RXE_MAX_VALUE;
+	a->device_cap_flags = IB_DEVICE_BAD_PKEY_CNTR |
+			      IB_DEVICE_BAD_QKEY_CNTR |
+			      IB_DEVICE_AUTO_PATH_MIG |
+			      IB_DEVICE_CHANGE_PHY_PORT |
+			      IB_DEVICE_UD_AV_PORT_ENFORCE |
+			      IB_DEVICE_PORT_ACTIVE_EVENT |
+			      IB_DEVICE_SYS_IMAGE_GUID |
+			      IB_DEVICE_RC_RNR_NAK_GEN |
+			      IB_DEVICE_SRQ_RESIZE |
+			      IB_DEVICE_MEM_MGT_EXTENSIONS |
+			      IB_DEVICE_MEM_WINDOW |
+			      IB_DEVICE_MEM_WINDOW_TYPE_2B;
+	a->max_send_sge = 32;
+	a->max_recv_sge = 32;
+	a->max_sge_rd = 32;
+	a->max_cq = RXE_MAX_VALUE;
+	a->max_cqe = (1 << 15) - 1;
+	a->max_mr = RXE_MAX_MR_INDEX - 1;
+	a->max_mw = RXE_MAX_VALUE - (RXE_MAX_MR_INDEX + 1);
+	a->max_pd = RXE_MAX_VALUE;
+	a->max_qp_rd_atom = 128;
+	a->max_res_rd_atom = 0x3f000;
+	a->max_qp_init_rd_atom = 128;
+	a->atomic_cap = IB_ATOMIC_HCA;
+	a->max_mcast_grp = 8192;
+	a->max_mcast_qp_attach = 56;
+	a->max_total_mcast_qp_attach = 0x70000;
+	a->max_ah = (1 << 15) - 1;
+	a->max_srq = RXE_MAX_VALUE - RXE_MIN_SRQ_INDEX;
+	a->max_srq_wr = RXE_MAX_VALUE;
+	a->max_srq_sge = 27;
+	a->max_fast_reg_page_list_len = 512;
+	a->max_pkeys = 64;
+	a->local_ca_ack_delay = 15;
+	addrconf_addr_eui48((u8 *)&a->sys_image_guid, rxe->ndev->dev_addr);
+}
+
+static void rxe_init_port_attr(struct rxe_dev *rxe)
+{
+	struct ib_port_attr *p = &rxe->port_attr;
+
+	p->state = IB_PORT_DOWN;
+	p->max_mtu = IB_MTU_4096;
+	p->active_mtu = IB_MTU_256;
+	p->gid_tbl_len = 1024;
+	p->port_cap_flags = IB_PORT_CM_SUP;
+	p->max_msg_sz = 0x800000;
+	p->pkey_tbl_len = 1;
+	p->max_vl_num = 1;
+	p->active_width = IB_WIDTH_1X;
+	p->active_speed = IB_SPEED_SDR;
+	p->phys_state = IB_PORT_PHYS_STATE_POLLING;
+	p->subnet_prefix = 0xfe80000000000000ULL;
+}
+
+/* The IB MTU that fits the netdev's MTU once RoCEv2 headers are added. */
+void rxe_set_mtu(struct rxe_dev *rxe, unsigned int ndev_mtu)
+{
+	int room = (int)ndev_mtu - RXE_MAX_HDR_LENGTH;
+	enum ib_mtu mtu = IB_MTU_256;
+
+	while (mtu < IB_MTU_4096 && room >= ib_mtu_enum_to_int(mtu + 1))
+		mtu++;
+	mutex_lock(&rxe->port_lock);
+	rxe->port_attr.active_mtu = mtu;
+	mutex_unlock(&rxe->port_lock);
+}
+
+/* Follow the netdev: active when it is up with carrier, down otherwise. */
+void rxe_set_port_state(struct rxe_dev *rxe)
+{
+	bool up = netif_running(rxe->ndev) && netif_carrier_ok(rxe->ndev);
+	enum ib_port_state state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	bool changed;
+
+	mutex_lock(&rxe->port_lock);
+	changed = rxe->port_attr.state != state;
+	rxe->port_attr.state = state;
+	mutex_unlock(&rxe->port_lock);
+	if (!changed)
+		return;
+	if (!up)
+		rxe_counter_inc(rxe, RXE_CNT_LINK_DOWNED);
+	ib_dispatch_port_state_event(&rxe->ib_dev, 1, up);
+	dev_info(&rxe->ib_dev.dev, "port %s\n", up ? "active" : "down");
+}
+
+static int rxe_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr, struct ib_udata *udata)
+{
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+	*attr = to_rdev(ibdev)->attr;
+	return 0;
+}
+
+static int rxe_query_port(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attr *attr)
+{
+	struct rxe_dev *rxe = to_rdev(ibdev);
+	int ret;
+
+	mutex_lock(&rxe->port_lock);
+	*attr = rxe->port_attr;
+	mutex_unlock(&rxe->port_lock);
+
+	ret = ib_get_eth_speed(ibdev, port, &attr->active_speed,
+			       &attr->active_width);
+	if (attr->state == IB_PORT_ACTIVE)
+		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	else if (dev_get_flags(rxe->ndev) & IFF_UP)
+		attr->phys_state = IB_PORT_PHYS_STATE_POLLING;
+	else
+		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	return ret;
+}
+
+static int rxe_get_port_immutable(struct ib_device *ibdev, u32 port,
+				  struct ib_port_immutable *immutable)
+{
+	struct rxe_dev *rxe = to_rdev(ibdev);
+
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->pkey_tbl_len = rxe->port_attr.pkey_tbl_len;
+	immutable->gid_tbl_len = rxe->port_attr.gid_tbl_len;
+	immutable->max_mad_size = 256;
+	return 0;
+}
+
+static enum rdma_link_layer rxe_get_link_layer(struct ib_device *ibdev,
+					       u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int rxe_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			  u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = 0xffff;	/* the default full-membership partition */
+	return 0;
+}
+
+static int rxe_modify_device(struct ib_device *ibdev, const char *node_desc)
+{
+	strscpy(ibdev->node_desc, node_desc, sizeof(ibdev->node_desc));
+	return 0;
+}
+
+static int rxe_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static void rxe_dealloc_ucontext(struct ib_ucontext *uctx)
+{
+}
+
+static int rxe_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int rxe_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static const struct rdma_stat_desc rxe_counter_descs[RXE_NUM_COUNTERS] = {
+	[RXE_CNT_SENT_PKTS]		= { "sent_pkts" },
+	[RXE_CNT_RCVD_PKTS]		= { "rcvd_pkts" },
+	[RXE_CNT_DUP_REQ]		= { "duplicate_request" },
+	[RXE_CNT_OUT_OF_SEQ_REQ]	= { "out_of_seq_request" },
+	[RXE_CNT_RCV_RNR]		= { "rcvd_rnr_err" },
+	[RXE_CNT_SND_RNR]		= { "send_rnr_err" },
+	[RXE_CNT_RCV_SEQ_ERR]		= { "rcvd_seq_err" },
+	[RXE_CNT_COMPLETER_SCHED]	= { "ack_deferred" },
+	[RXE_CNT_RETRY_EXCEEDED]	= { "retry_exceeded_err" },
+	[RXE_CNT_RNR_RETRY_EXCEEDED]	= { "retry_rnr_exceeded_err" },
+	[RXE_CNT_COMP_RETRY]		= { "completer_retry_err" },
+	[RXE_CNT_SEND_ERR]		= { "send_err" },
+	[RXE_CNT_LINK_DOWNED]		= { "link_downed" },
+	[RXE_CNT_RDMA_SEND]		= { "rdma_sends" },
+	[RXE_CNT_RDMA_RECV]		= { "rdma_recvs" },
+};
+
+static struct rdma_hw_stats *rxe_alloc_hw_port_stats(struct ib_device *ibdev,
+						     u32 port)
+{
+	struct rdma_hw_stats *stats;
+
+	stats = kzalloc(struct_size(stats, value, RXE_NUM_COUNTERS),
+			GFP_KERNEL);
+	if (!stats)
+		return NULL;
+	stats->descs = rxe_counter_descs;
+	stats->num_counters = RXE_NUM_COUNTERS;
+	return stats;
+}
+
+/* Refreshes every counter at once; returns how many there are. */
+static int rxe_get_hw_stats(struct ib_device *ibdev,
+			    struct rdma_hw_stats *stats, u32 port, int index)
+{
+	struct rxe_dev *rxe = to_rdev(ibdev);
+	int i;
+
+	for (i = 0; i < RXE_NUM_COUNTERS; i++)
+		stats->value[i] = atomic64_read(&rxe->counters[i]);
+	return RXE_NUM_COUNTERS;
+}
+
+static ssize_t parent_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct rxe_dev *rxe = container_of(dev, struct rxe_dev, ib_dev.dev);
+
+	return sysfs_emit(buf, "%s\n", netdev_name(rxe->ndev));
+}
+static DEVICE_ATTR_RO(parent);
+
+static struct attribute *rxe_dev_attrs[] = {
+	&dev_attr_parent.attr,
+	NULL,
+};
+
+static const struct attribute_group rxe_dev_group = {
+	.attrs = rxe_dev_attrs,
+};
+
+static void rxe_dealloc_driver(struct ib_device *ibdev)
+{
+	struct rxe_dev *rxe = to_rdev(ibdev);
+
+	dev_put(rxe->ndev);
+	rxe->ndev = NULL;
+}
+
+static const struct ib_device_ops rxe_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = RXE_UVERBS_ABI_VERSION,
+
+	.query_device = rxe_query_device,
+	.query_port = rxe_query_port,
+	.get_port_immutable = rxe_get_port_immutable,
+	.get_link_layer = rxe_get_link_layer,
+	.query_pkey = rxe_query_pkey,
+	.modify_device = rxe_modify_device,
+	.alloc_ucontext = rxe_alloc_ucontext,
+	.dealloc_ucontext = rxe_dealloc_ucontext,
+	.alloc_pd = rxe_alloc_pd,
+	.dealloc_pd = rxe_dealloc_pd,
+	.alloc_hw_port_stats = rxe_alloc_hw_port_stats,
+	.get_hw_stats = rxe_get_hw_stats,
+	.device_group = &rxe_dev_group,
+	.dealloc_driver = rxe_dealloc_driver,
+
+	.size_ib_ucontext = sizeof(struct rxe_ucontext),
+	.size_ib_pd = sizeof(struct rxe_pd),
+};
+
+int rxe_add_device(const char *ibdev_name, struct net_device *ndev)
+{
+	struct rxe_dev *rxe;
+	int ret;
+
+	rxe = ib_alloc_device(rxe_dev, ib_dev);
+	if (!rxe)
+		return -ENOMEM;
+	dev_hold(ndev);
+	rxe->ndev = ndev;
+	mutex_init(&rxe->port_lock);
+	rxe_init_device_attr(rxe);
+	rxe_init_port_attr(rxe);
+	rxe_set_mtu(rxe, ndev->mtu);
+
+	ib_set_device_ops(&rxe->ib_dev, &rxe_dev_ops);
+	rxe->ib_dev.node_type = RDMA_NODE_IB_CA;
+	rxe->ib_dev.phys_port_cnt = 1;
+	rxe->ib_dev.num_comp_vectors = num_possible_cpus();
+	rxe->ib_dev.link_type = "rxe";
+	strscpy(rxe->ib_dev.node_desc, "rxe", sizeof(rxe->ib_dev.node_desc));
+	addrconf_addr_eui48((u8 *)&rxe->ib_dev.node_guid, ndev->dev_addr);
+
+	ret = ib_device_set_netdev(&rxe->ib_dev, ndev, 1);
+	if (ret)
+		goto err;
+	ret = ib_register_device(&rxe->ib_dev, ibdev_name, NULL);
+	if (ret)
+		goto err;
+	/* Registered: from here the core owns it, and events may flow. */
+	rxe_set_port_state(rxe);
+	return 0;
+
+err:
+	dev_put(ndev);
+	ib_dealloc_device(&rxe->ib_dev);
+	return ret;
+}

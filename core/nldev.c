@@ -311,6 +311,7 @@ static int nldev_get_chardev(struct sk_buff *skb, struct nlmsghdr *nlh,
 	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_GET_CHARDEV, &nlh);
 	if (!msg)
 		goto out_put;
+	info.nl_msg = msg;
 	ret = ib_get_client_nl_info(ibdev, name, &info);
 	if (ret)
 		goto out_free;

@@ -47,10 +47,20 @@ gate()
 }
 suite build-gate gate
 suite unit make -s unit
+make -s -C tests/vm
 for stack in ours stock; do
 	suite "vm-foundation-$stack" scripts/vm-run.sh --stack "$stack" \
 		--name "foundation" -- tests/vm/foundation.sh
 done
+# The control path on both stacks, then their outputs diffed.
+for stack in stock ours; do
+	rm -rf "build/test-logs/control-$stack"
+	suite "vm-control-$stack" scripts/vm-run.sh --stack "$stack" \
+		--name control --out "build/test-logs/control-$stack" -- \
+		tests/vm/control.sh
+done
+suite compare-control tests/compare-control.sh \
+	build/test-logs/control-stock/capture build/test-logs/control-ours/capture
 
 echo "== done in $(($(date +%s) - t0))s on kernel $kabi"
 echo "total: $passed passed, $failed failed"

@@ -6,16 +6,24 @@
  * char device, numbered from the same major/minor range as in-tree
  * (231:192 for the first 32, a dynamic range after that), because udev
  * rules and container device policies in the field name that range.
+ *
+ * This file holds the module, the char devices and their file operations:
+ * open() binds a struct ib_uverbs_file to the device, write() and ioctl()
+ * run commands (cmd_write.c, ioctl.c), release() destroys what the file
+ * created, and the client's remove() disassociates files still open.
  */
 #include <linux/cdev.h>
+#include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <uapi/rdma/ib_user_verbs.h>
 #include <ordma/compat.h>
 #include <ordma/ib_core.h>
 #include <ordma/version.h>
+#include "uverbs.h"
 
 #define UVERBS_MAJOR		231
 #define UVERBS_BASE_MINOR	192
@@ -24,21 +32,8 @@
 #define UVERBS_MAX_DEVICES	(UVERBS_FIXED_MINORS + UVERBS_DYNAMIC_MINORS)
 #define UVERBS_BASE_DEV		MKDEV(UVERBS_MAJOR, UVERBS_BASE_MINOR)
 
-/* One per RDMA device: the char device and its sysfs node. */
-struct uverbs_device {
-	struct device dev;	/* class infiniband_verbs, "uverbsN" */
-	struct cdev cdev;
-	struct ib_device *ibdev;
-	int devnum;
-};
-
 static dev_t dynamic_base;
 static DEFINE_IDA(uverbs_ida);
-
-static ssize_t uverbs_abi_version(char *buf)
-{
-	return sysfs_emit(buf, "%d\n", IB_USER_VERBS_ABI_VERSION);
-}
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 static ssize_t abi_version_show(const struct class *class,
@@ -48,7 +43,8 @@ static ssize_t abi_version_show(struct class *class,
 				struct class_attribute *attr, char *buf)
 #endif
 {
-	return uverbs_abi_version(buf);
+	/* The ABI of the command interface itself, not of any provider. */
+	return sysfs_emit(buf, "%d\n", IB_USER_VERBS_ABI_VERSION);
 }
 static CLASS_ATTR_RO(abi_version);
 
@@ -71,20 +67,42 @@ static struct class uverbs_class = {
 	.class_groups = uverbs_class_groups,
 };
 
-/* Per-device sysfs: which RDMA device this is, and the ABI it speaks. */
+/*
+ * Per-device sysfs: which RDMA device this is, and the ABI of its
+ * userspace provider (libibverbs binds a provider only within the range it
+ * declares, e.g. 1..2 for rxe).  Gone with the device: -ENODEV.
+ */
 static ssize_t ibdev_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
 	struct uverbs_device *udev = container_of(dev, struct uverbs_device, dev);
+	struct ib_device *ibdev;
+	ssize_t ret = -ENODEV;
+	int srcu;
 
-	return sysfs_emit(buf, "%s\n", ib_device_name(udev->ibdev));
+	srcu = srcu_read_lock(&udev->srcu);
+	ibdev = srcu_dereference(udev->ibdev, &udev->srcu);
+	if (ibdev)
+		ret = sysfs_emit(buf, "%s\n", ib_device_name(ibdev));
+	srcu_read_unlock(&udev->srcu, srcu);
+	return ret;
 }
 static DEVICE_ATTR_RO(ibdev);
 
 static ssize_t dev_abi_version_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
 {
-	return uverbs_abi_version(buf);
+	struct uverbs_device *udev = container_of(dev, struct uverbs_device, dev);
+	struct ib_device *ibdev;
+	ssize_t ret = -ENODEV;
+	int srcu;
+
+	srcu = srcu_read_lock(&udev->srcu);
+	ibdev = srcu_dereference(udev->ibdev, &udev->srcu);
+	if (ibdev)
+		ret = sysfs_emit(buf, "%u\n", ibdev->ops.uverbs_abi_ver);
+	srcu_read_unlock(&udev->srcu, srcu);
+	return ret;
 }
 static struct device_attribute dev_attr_dev_abi_version =
 	__ATTR(abi_version, 0444, dev_abi_version_show, NULL);
@@ -96,18 +114,117 @@ static struct attribute *uverbs_dev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(uverbs_dev);
 
+/* The last reference to an open file is gone. */
+void uverbs_release_file(struct kref *ref)
+{
+	struct ib_uverbs_file *ufile =
+		container_of(ref, struct ib_uverbs_file, ref);
+	struct uverbs_device *udev = ufile->udev;
+
+	uverbs_ufile_fini(ufile);
+	kfree(ufile);
+	put_device(&udev->dev);
+}
+
 /*
- * Opening the char device needs the uverbs file and context machinery,
- * which comes with the control path; until then opens are refused.
+ * A new file is bound to the device for its whole life, holding a
+ * reference on our per-device structure (ib_core's client data for us);
+ * once the device is gone, opens fail with -ENXIO.
  */
 static int uverbs_open(struct inode *inode, struct file *filp)
 {
+	struct uverbs_device *udev =
+		container_of(inode->i_cdev, struct uverbs_device, cdev);
+	struct ib_uverbs_file *ufile;
+	struct ib_device *ibdev;
+	int srcu;
+
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	if (!ufile)
+		return -ENOMEM;
+	uverbs_ufile_init(ufile);
+	ufile->udev = udev;
+
+	/*
+	 * Joining the list under SRCU: disassociation, which waits for SRCU
+	 * readers before walking the list, either finds this file or made
+	 * this open fail.
+	 */
+	srcu = srcu_read_lock(&udev->srcu);
+	ibdev = srcu_dereference(udev->ibdev, &udev->srcu);
+	if (!ibdev) {
+		srcu_read_unlock(&udev->srcu, srcu);
+		uverbs_ufile_fini(ufile);
+		kfree(ufile);
+		return -ENXIO;
+	}
+	get_device(&udev->dev);
+	mutex_lock(&udev->files_lock);
+	list_add_tail(&ufile->list, &udev->files);
+	mutex_unlock(&udev->files_lock);
+	srcu_read_unlock(&udev->srcu, srcu);
+
+	filp->private_data = ufile;
+	return stream_open(inode, filp);
+}
+
+static int uverbs_close(struct inode *inode, struct file *filp)
+{
+	struct ib_uverbs_file *ufile = filp->private_data;
+	struct uverbs_device *udev = ufile->udev;
+
+	/*
+	 * Destroy first, then leave the list: disassociation waits for this
+	 * teardown on any file it still finds there.
+	 */
+	uverbs_destroy_ufile_hw(ufile, UVERBS_REMOVE_CLOSE);
+	mutex_lock(&udev->files_lock);
+	list_del_init(&ufile->list);
+	mutex_unlock(&udev->files_lock);
+	kref_put(&ufile->ref, uverbs_release_file);
+	return 0;
+}
+
+/*
+ * The driver's mmap() of a ucontext's memory (queues, doorbells).
+ * TODO(core): ib_device_ops needs
+ *	int (*mmap)(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+ * route to it here once it exists.  Disassociation must then also zap the
+ * mappings (see destroy_ucontext() in uobj.c).
+ */
+static int uverbs_driver_mmap(struct ib_ucontext *uctx,
+			      struct vm_area_struct *vma)
+{
 	return -EOPNOTSUPP;
+}
+
+static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct ib_uverbs_file *ufile = filp->private_data;
+	struct uverbs_device *udev = ufile->udev;
+	struct ib_ucontext *uctx;
+	int srcu, ret;
+
+	srcu = srcu_read_lock(&udev->srcu);
+	if (!srcu_dereference(udev->ibdev, &udev->srcu)) {
+		ret = -EIO;
+	} else {
+		/* Pairs with the release in the creation of the ucontext. */
+		uctx = smp_load_acquire(&ufile->ucontext);
+		ret = uctx ? uverbs_driver_mmap(uctx, vma) : -EINVAL;
+	}
+	srcu_read_unlock(&udev->srcu, srcu);
+	return ret;
 }
 
 static const struct file_operations uverbs_fops = {
 	.owner = THIS_MODULE,
 	.open = uverbs_open,
+	.release = uverbs_close,
+	.write = uverbs_write,
+	.unlocked_ioctl = uverbs_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = uverbs_mmap,
 	.llseek = no_llseek,
 };
 
@@ -115,7 +232,8 @@ static void uverbs_device_release(struct device *dev)
 {
 	struct uverbs_device *udev = container_of(dev, struct uverbs_device, dev);
 
-	ida_free(&uverbs_ida, udev->devnum);
+	cleanup_srcu_struct(&udev->srcu);
+	mutex_destroy(&udev->files_lock);
 	kfree(udev);
 }
 
@@ -130,48 +248,86 @@ static int uverbs_add_device(struct ib_device *ibdev)
 	udev = kzalloc(sizeof(*udev), GFP_KERNEL);
 	if (!udev)
 		return -ENOMEM;
+	ret = init_srcu_struct(&udev->srcu);
+	if (ret) {
+		kfree(udev);
+		return ret;
+	}
+	mutex_init(&udev->files_lock);
+	INIT_LIST_HEAD(&udev->files);
+	RCU_INIT_POINTER(udev->ibdev, ibdev);
+
+	/* From here on put_device() frees udev. */
+	device_initialize(&udev->dev);
+	udev->dev.class = &uverbs_class;
+	udev->dev.parent = &ibdev->dev;
+	udev->dev.groups = uverbs_dev_groups;
+	udev->dev.release = uverbs_device_release;
+
 	udev->devnum = ida_alloc_max(&uverbs_ida, UVERBS_MAX_DEVICES - 1,
 				     GFP_KERNEL);
 	if (udev->devnum < 0) {
 		ret = udev->devnum;
-		kfree(udev);
-		return ret;
+		goto err_put;
 	}
 	if (udev->devnum < UVERBS_FIXED_MINORS)
 		base = UVERBS_BASE_DEV + udev->devnum;
 	else
 		base = dynamic_base + udev->devnum - UVERBS_FIXED_MINORS;
-
-	udev->ibdev = ibdev;
-	device_initialize(&udev->dev);
-	udev->dev.class = &uverbs_class;
-	udev->dev.parent = &ibdev->dev;
-	udev->dev.groups = uverbs_dev_groups;
 	udev->dev.devt = base;
-	udev->dev.release = uverbs_device_release;
 	ret = dev_set_name(&udev->dev, "uverbs%d", udev->devnum);
 	if (ret)
-		goto err_put;
+		goto err_ida;
 
 	cdev_init(&udev->cdev, &uverbs_fops);
 	udev->cdev.owner = THIS_MODULE;
 	ret = cdev_device_add(&udev->cdev, &udev->dev);
 	if (ret)
-		goto err_put;
+		goto err_ida;
 
 	ib_set_client_data(ibdev, &uverbs_client, udev);
 	return 0;
 
+err_ida:
+	ida_free(&uverbs_ida, udev->devnum);
 err_put:
-	put_device(&udev->dev);	/* frees devnum and udev */
+	put_device(&udev->dev);
 	return ret;
 }
 
+/*
+ * The device is going away while files may still be open: disassociate
+ * them.  Commands in flight finish (SRCU), later ones fail with -EIO, every
+ * object and ucontext is destroyed through the driver now, async event
+ * files get IB_EVENT_DEVICE_FATAL.  The files themselves live on, detached,
+ * until userspace closes them; nothing here waits for that.
+ */
 static void uverbs_remove_device(struct ib_device *ibdev, void *client_data)
 {
 	struct uverbs_device *udev = client_data;
+	struct ib_uverbs_file *ufile;
 
+	/* No new opens; the minor is free for a new device. */
 	cdev_device_del(&udev->cdev, &udev->dev);
+	ida_free(&uverbs_ida, udev->devnum);
+
+	rcu_assign_pointer(udev->ibdev, NULL);
+	synchronize_srcu(&udev->srcu);
+
+	mutex_lock(&udev->files_lock);
+	while (!list_empty(&udev->files)) {
+		ufile = list_first_entry(&udev->files, struct ib_uverbs_file,
+					 list);
+		list_del_init(&ufile->list);
+		kref_get(&ufile->ref);
+		/* Teardown may release files (and take files_lock). */
+		mutex_unlock(&udev->files_lock);
+		uverbs_destroy_ufile_hw(ufile, UVERBS_REMOVE_DISASSOCIATE);
+		kref_put(&ufile->ref, uverbs_release_file);
+		mutex_lock(&udev->files_lock);
+	}
+	mutex_unlock(&udev->files_lock);
+
 	put_device(&udev->dev);
 }
 
@@ -182,7 +338,7 @@ static int uverbs_get_nl_info(struct ib_device *ibdev, void *client_data,
 
 	if (res->port != -1)
 		return -EINVAL;	/* uverbs devices are per device, not port */
-	res->abi = IB_USER_VERBS_ABI_VERSION;
+	res->abi = ibdev->ops.uverbs_abi_ver;
 	res->cdev = &udev->dev;
 	return 0;
 }
@@ -198,10 +354,13 @@ static int __init uverbs_init(void)
 {
 	int ret;
 
+	ret = uverbs_uapi_init();
+	if (ret)
+		return ret;
 	ret = register_chrdev_region(UVERBS_BASE_DEV, UVERBS_FIXED_MINORS,
 				     "infiniband_verbs");
 	if (ret)
-		return ret;
+		goto err_uapi;
 	ret = alloc_chrdev_region(&dynamic_base, 0, UVERBS_DYNAMIC_MINORS,
 				  "infiniband_verbs");
 	if (ret)
@@ -222,6 +381,8 @@ err_dynamic:
 	unregister_chrdev_region(dynamic_base, UVERBS_DYNAMIC_MINORS);
 err_fixed:
 	unregister_chrdev_region(UVERBS_BASE_DEV, UVERBS_FIXED_MINORS);
+err_uapi:
+	uverbs_uapi_exit();
 	return ret;
 }
 
@@ -232,6 +393,7 @@ static void __exit uverbs_exit(void)
 	unregister_chrdev_region(dynamic_base, UVERBS_DYNAMIC_MINORS);
 	unregister_chrdev_region(UVERBS_BASE_DEV, UVERBS_FIXED_MINORS);
 	ida_destroy(&uverbs_ida);
+	uverbs_uapi_exit();
 }
 
 module_init(uverbs_init);

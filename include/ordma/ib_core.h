@@ -23,6 +23,7 @@
 
 /* What a client tells nldev's GET_CHARDEV about its character device. */
 struct ib_client_nl_info {
+	struct sk_buff *nl_msg;	/* the reply: a client may add attributes */
 	struct device *cdev;	/* the char device; a reference is taken */
 	int port;		/* -1 when the request named no port */
 	u64 abi;

@@ -52,8 +52,8 @@ capture rdma-system rdma system
 capture ibv_devices ibv_devices
 capture ibv_devinfo ibv_devinfo
 capture ibv_devinfo-v ibv_devinfo -v
-capture sysfs-rxe0 python3 /oot-src/tests/vm/sysfs_dump.py /sys/class/infiniband/rxe0
-capture sysfs-uverbs0 python3 /oot-src/tests/vm/sysfs_dump.py /sys/class/infiniband_verbs/uverbs0
+capture sysfs-rxe0 /usr/bin/python3 /oot-src/tests/vm/sysfs_dump.py /sys/class/infiniband/rxe0
+capture sysfs-uverbs0 /usr/bin/python3 /oot-src/tests/vm/sysfs_dump.py /sys/class/infiniband_verbs/uverbs0
 capture sysfs-verbs-class cat /sys/class/infiniband_verbs/abi_version
 capture dev-node stat -c '%F %a %t:%T %n' /dev/infiniband/uverbs0
 
@@ -70,7 +70,10 @@ capture ibv_devinfo-v-ipv6 ibv_devinfo -v
 ip -6 addr del fd00:1:2::3/64 dev eth0
 t_run "IPv6 address removed: GID gone within 1s" wait_for 1 gid_gone "fd00:1:2::3"
 
-# --- port state follows the netdev ---------------------------------------
+# --- port state follows the netdev, with events to open contexts ----------
+"$BIN/async_events" rxe0 2 10 >/tmp/events.out 2>&1 &
+events_pid=$!
+wait_for 10 grep -q ready /tmp/events.out
 ip link set eth0 down
 t_run "link down: port DOWN" wait_for 2 bash -c \
 	'rdma link show rxe0/1 | grep -q "state DOWN physical_state DISABLED"'
@@ -78,6 +81,10 @@ ip link set eth0 up
 t_run "link up: port ACTIVE" wait_for 5 bash -c \
 	'rdma link show rxe0/1 | grep -q "state ACTIVE physical_state LINK_UP"'
 ip addr add 10.0.2.15/24 dev eth0 2>/dev/null
+wait "$events_pid"
+grep -E 'PORT_' /tmp/events.out >"$CAP/port-events"
+t_eq "async events: PORT_ERR then PORT_ACTIVE" \
+	"$(printf 'PORT_ERR port 1\nPORT_ACTIVE port 1')" cat "$CAP/port-events"
 
 # --- rename ----------------------------------------------------------------
 t_run "rdma dev set rxe0 name rxe7" rdma dev set rxe0 name rxe7
@@ -87,8 +94,8 @@ t_run "and back" rdma dev set rxe7 name rxe0
 
 # --- pyverbs: the rdma-core suite's device and PD tests ------------------
 rm -rf /tmp/pyv && cp -r /usr/share/doc/rdma-core/tests /tmp/pyv && gunzip -rq /tmp/pyv
-(cd /tmp && timeout 600 python3 pyv/run_tests.py --dev rxe0 -v \
-	pyv.test_device pyv.test_pd) >"$CAP/pyverbs.log" 2>&1
+(cd /tmp && timeout 600 /usr/bin/python3 pyv/run_tests.py --dev rxe0 -v \
+	tests.test_device tests.test_pd) >"$CAP/pyverbs.log" 2>&1
 pyv_summary=$(grep -E '^(OK|FAILED)' "$CAP/pyverbs.log" | tail -n1)
 grep -E ' \.\.\. ' "$CAP/pyverbs.log" | sed 's/ (.*)//' | sort >"$CAP/pyverbs-results"
 echo "# pyverbs test_device+test_pd: $(grep -c ' ok$' "$CAP/pyverbs-results") ok, $(grep -c 'skipped' "$CAP/pyverbs-results") skipped; $pyv_summary"

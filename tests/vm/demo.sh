@@ -15,6 +15,13 @@ show rdma link
 show ibv_devices
 show cat /sys/class/infiniband_verbs/abi_version
 ip link set eth0 up
+ip addr add 10.0.2.15/24 dev eth0
 show rdma link add rxe0 type rxe netdev eth0
+sleep 1
+show rdma dev
+show rdma link
+show ibv_devices
+show ibv_devinfo -v
+show rdma link delete rxe0
 dmesg | grep -E '^\[[ 0-9.]*\] (ib_core|ib_uverbs|rdma_rxe):'
 show modprobe -r rdma_rxe ib_uverbs ib_core

@@ -77,15 +77,8 @@ unload_all
 t_run "all three unloaded" bash -c '! grep -Eq "^(rdma_rxe|ib_uverbs|ib_core) " /proc/modules'
 t_run "ib_core alone" modprobe ib_core
 ip link set eth0 up
-if [ "$STACK" = ours ]; then
-	t_eq "rdma link add rxe0: refused for now" \
-		"error: Operation not supported" rdma link add rxe0 type rxe netdev eth0
-	t_run "the request reached rdma_rxe" \
-		bash -c 'dmesg | grep -q "rdma_rxe: link add rxe0 on eth0: not supported yet"'
-else
-	t_run "rdma link add rxe0" rdma link add rxe0 type rxe netdev eth0
-	t_run "rdma link delete rxe0" rdma link delete rxe0
-fi
+t_run "rdma link add rxe0" rdma link add rxe0 type rxe netdev eth0
+t_run "rdma link delete rxe0" rdma link delete rxe0
 t_run "rdma_rxe was autoloaded by link add" loaded rdma_rxe
 t_eq "unknown link type" "error: Invalid argument" \
 	rdma link add x0 type nosuchtype netdev eth0

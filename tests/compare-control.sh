@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Diff what the stock tools printed on our stack against the in-tree stack
+# (captures made by tests/vm/control.sh in the same VM setup, same MAC):
+#   compare-control.sh STOCK_CAPTURE_DIR OURS_CAPTURE_DIR
+# Every capture must be identical but for the differences listed in
+# KNOWN below, each with its reason.  Prints "compare-control: N passed,
+# N failed".
+set -u
+stock=$1 ours=$2
+pass=0 fail=0
+
+# file: sed expression applied to both sides before diffing, and why.
+declare -A KNOWN=(
+	# hw counter values depend on traffic, not on the stack.
+	[sysfs-rxe0]='s/^\(444 ports\/1\/hw_counters\/[a-z_]*\) = [0-9]*$/\1 = N/'
+)
+
+for f in rdma-dev rdma-dev-d rdma-dev-json rdma-link rdma-link-d rdma-system \
+	 ibv_devices ibv_devinfo ibv_devinfo-v ibv_devinfo-v-ipv6 sysfs-rxe0 \
+	 sysfs-uverbs0 sysfs-verbs-class dev-node port-events pyverbs-results uverbs-abuse; do
+	if [ ! -e "$stock/$f" ] || [ ! -e "$ours/$f" ]; then
+		echo "not ok - $f: missing capture (stock: $(test -e "$stock/$f" && echo yes || echo no), ours: $(test -e "$ours/$f" && echo yes || echo no))"
+		fail=$((fail + 1))
+		continue
+	fi
+	expr=${KNOWN[$f]:-s/^//}
+	if diff -u --label "stock/$f" --label "ours/$f" \
+		<(sed -e "$expr" "$stock/$f") <(sed -e "$expr" "$ours/$f") \
+		>"$ours/$f.diff"; then
+		echo "ok - $f identical to stock"
+		pass=$((pass + 1))
+	else
+		echo "not ok - $f differs from stock:"
+		head -n 40 "$ours/$f.diff" | sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+done
+echo "compare-control: $pass passed, $fail failed"
+[ "$fail" = 0 ]

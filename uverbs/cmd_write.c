@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The legacy write() interface: a struct ib_uverbs_cmd_hdr (plus, for
+ * extended commands, a struct ib_uverbs_ex_cmd_hdr) followed by the
+ * command's request.  The same handlers serve UVERBS_METHOD_INVOKE_WRITE,
+ * through which libibverbs sends these commands when ioctl() is available.
+ *
+ * Sizes: a request or response longer than the kernel's structure is
+ * accepted (the excess of a request must be zero); a plain command too
+ * short for its fixed part is rejected with -ENOSPC, an extended one is
+ * zero-extended; responses are truncated to, or zero-filled up to, the
+ * size userspace gave, so that older and newer libraries both work.
+ * Errnos follow the in-tree module.
+ */
+#include <linux/cred.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "uverbs.h"
+
+/* One write() command. */
+struct uverbs_write_def {
+	int (*handler)(struct uverbs_attr_bundle *attrs);
+	u16 req_size;		/* the least request accepted (plain only) */
+	u16 resp_size;		/* the least response buffer (plain only) */
+	u8 is_ex:1;		/* IB_USER_VERBS_CMD_FLAG_EXTENDED */
+	u8 has_resp:1;		/* the request starts with the response address */
+	u8 has_udata:1;		/* driver data follows request and response */
+};
+
+/* Request and response, no driver data. */
+#define UV_WRITE_IO(_handler, _req, _resp)				\
+	{ .handler = (_handler), .has_resp = 1,				\
+	  .req_size = sizeof(_req) +					\
+		BUILD_BUG_ON_ZERO(offsetof(_req, response) != 0),	\
+	  .resp_size = sizeof(_resp) }
+
+/* Request and response, each followed by the driver's part. */
+#define UV_WRITE_UDATA_IO(_handler, _req, _resp)			\
+	{ .handler = (_handler), .has_resp = 1, .has_udata = 1,		\
+	  .req_size = sizeof(_req) +					\
+		BUILD_BUG_ON_ZERO(offsetof(_req, response) != 0) +	\
+		BUILD_BUG_ON_ZERO(offsetof(_req, driver_data) != sizeof(_req)), \
+	  .resp_size = sizeof(_resp) +					\
+		BUILD_BUG_ON_ZERO(offsetof(_resp, driver_data) != sizeof(_resp)) }
+
+/* Request only. */
+#define UV_WRITE_I(_handler, _req)					\
+	{ .handler = (_handler), .req_size = sizeof(_req) }
+
+/*
+ * Extended: no minimum sizes are enforced, as in-tree: the handler
+ * zero-extends a short request and truncates the response, whose
+ * response_length field tells userspace how much it got.
+ */
+#define UV_WRITE_EX(_handler)						\
+	{ .handler = (_handler), .is_ex = 1, .has_resp = 1 }
+
+/*
+ * Copy the request in.  A shorter request is zero-extended (the minimum was
+ * checked by the dispatcher); a longer one must be zero past what we know.
+ */
+static int uverbs_request(struct uverbs_attr_bundle *attrs, void *req,
+			  size_t len)
+{
+	size_t inlen = attrs->ucore.inlen;
+
+	if (copy_from_user(req, attrs->ucore.inbuf, min(inlen, len)))
+		return -EFAULT;
+	if (inlen < len)
+		memset(req + inlen, 0, len - inlen);
+	else if (inlen > len &&
+		 !uverbs_user_is_zero(attrs->ucore.inbuf + len, inlen - len))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* Copy the response out, truncated or zero-filled to the user's size. */
+static int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+			   size_t len)
+{
+	size_t outlen = attrs->ucore.outlen;
+
+	if (uverbs_attr_is_valid(attrs, UVERBS_ATTR_CORE_OUT))
+		return uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_CORE_OUT,
+						     resp, len);
+	if (copy_to_user(attrs->ucore.outbuf, resp, min(outlen, len)))
+		return -EFAULT;
+	if (outlen > len && clear_user(attrs->ucore.outbuf + len, outlen - len))
+		return -EFAULT;
+	return 0;
+}
+
+static void fill_query_device_resp(struct ib_device *ibdev,
+				   const struct ib_device_attr *attr,
+				   struct ib_uverbs_query_device_resp *resp)
+{
+	resp->fw_ver = attr->fw_ver;
+	resp->node_guid = ibdev->node_guid;
+	resp->sys_image_guid = attr->sys_image_guid;
+	resp->max_mr_size = attr->max_mr_size;
+	resp->page_size_cap = attr->page_size_cap;
+	resp->vendor_id = attr->vendor_id;
+	resp->vendor_part_id = attr->vendor_part_id;
+	resp->hw_ver = attr->hw_ver;
+	resp->max_qp = attr->max_qp;
+	resp->max_qp_wr = attr->max_qp_wr;
+	/* the upper half only fits device_cap_flags_ex of the ex reply */
+	resp->device_cap_flags = lower_32_bits(attr->device_cap_flags);
+	/* one number for both directions: what both support */
+	resp->max_sge = min(attr->max_send_sge, attr->max_recv_sge);
+	resp->max_sge_rd = attr->max_sge_rd;
+	resp->max_cq = attr->max_cq;
+	resp->max_cqe = attr->max_cqe;
+	resp->max_mr = attr->max_mr;
+	resp->max_pd = attr->max_pd;
+	resp->max_qp_rd_atom = attr->max_qp_rd_atom;
+	resp->max_ee_rd_atom = attr->max_ee_rd_atom;
+	resp->max_res_rd_atom = attr->max_res_rd_atom;
+	resp->max_qp_init_rd_atom = attr->max_qp_init_rd_atom;
+	resp->max_ee_init_rd_atom = attr->max_ee_init_rd_atom;
+	resp->atomic_cap = attr->atomic_cap;
+	resp->max_ee = attr->max_ee;
+	resp->max_rdd = attr->max_rdd;
+	resp->max_mw = attr->max_mw;
+	resp->max_raw_ipv6_qp = attr->max_raw_ipv6_qp;
+	resp->max_raw_ethy_qp = attr->max_raw_ethy_qp;
+	resp->max_mcast_grp = attr->max_mcast_grp;
+	resp->max_mcast_qp_attach = attr->max_mcast_qp_attach;
+	resp->max_total_mcast_qp_attach = attr->max_total_mcast_qp_attach;
+	resp->max_ah = attr->max_ah;
+	resp->max_srq = attr->max_srq;
+	resp->max_srq_wr = attr->max_srq_wr;
+	resp->max_srq_sge = attr->max_srq_sge;
+	resp->max_pkeys = attr->max_pkeys;
+	resp->local_ca_ack_delay = attr->local_ca_ack_delay;
+	resp->phys_port_cnt = min_t(u32, ibdev->phys_port_cnt, U8_MAX);
+}
+
+static int cmd_get_context(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_get_context_resp resp;
+	struct ib_uverbs_get_context cmd;
+	struct ib_ucontext *uctx;
+	struct ib_uobject *uobj;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	uctx = uverbs_ucontext_alloc(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	/* The async event file belongs to the ucontext being created. */
+	attrs->context = uctx;
+	uobj = uverbs_uobj_alloc(&uverbs_async_event_type, attrs);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto err_free;
+	}
+
+	resp = (struct ib_uverbs_get_context_resp){
+		.async_fd = uobj->id,
+		.num_comp_vectors = attrs->ibdev->num_comp_vectors,
+	};
+	ret = uverbs_response(attrs, &resp, sizeof(resp));
+	if (ret)
+		goto err_abort;
+	ret = uverbs_ucontext_activate(attrs, uctx);
+	if (ret)
+		goto err_abort;
+
+	uverbs_async_file_init(uobj);
+	uverbs_uobj_commit(uobj);
+	attrs->context = NULL;
+	return 0;
+
+err_abort:
+	uverbs_uobj_abort(uobj, false, attrs);
+err_free:
+	attrs->context = NULL;
+	kfree(uctx);
+	return ret;
+}
+
+static int cmd_query_device(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_device_resp resp = {};
+	struct ib_uverbs_query_device cmd;
+	struct ib_ucontext *uctx;
+	int ret;
+
+	uctx = uverbs_get_ucontext(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	fill_query_device_resp(uctx->device, &uctx->device->attrs, &resp);
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static int cmd_query_port(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_port_resp resp = {};
+	struct ib_uverbs_query_port cmd;
+	struct ib_port_attr attr;
+	struct ib_ucontext *uctx;
+	struct ib_device *ibdev;
+	int ret;
+
+	uctx = uverbs_get_ucontext(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	ibdev = uctx->device;
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (!ibdev->ops.query_port)
+		return -EOPNOTSUPP;
+	if (!rdma_is_port_valid(ibdev, cmd.port_num))
+		return -EINVAL;
+	ret = ib_query_port(ibdev, cmd.port_num, &attr);
+	if (ret)
+		return ret;
+	uverbs_fill_port_resp(ibdev, cmd.port_num, &attr, &resp);
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static int cmd_alloc_pd(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_alloc_pd_resp resp = {};
+	struct ib_uverbs_alloc_pd cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	ret = uverbs_pd_create(attrs, &resp.pd_handle);
+	if (ret)
+		return ret;
+	/* The dispatcher commits the PD, or destroys it if this fails. */
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+static int cmd_dealloc_pd(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_dealloc_pd cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	return uverbs_uobj_destroy_by_id(&uverbs_pd_type, cmd.pd_handle, attrs);
+}
+
+static int cmd_ex_query_device(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_query_device_resp resp = {};
+	struct ib_uverbs_ex_query_device cmd;
+	struct ib_device_attr attr = {};
+	struct ib_ucontext *uctx;
+	struct ib_device *ibdev;
+	int ret;
+
+	uctx = uverbs_get_ucontext(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	ibdev = uctx->device;
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (cmd.comp_mask || cmd.reserved)
+		return -EINVAL;
+	if (!ibdev->ops.query_device)
+		return -EOPNOTSUPP;
+	/* Asked afresh, with the driver's part of the request. */
+	ret = ibdev->ops.query_device(ibdev, &attr, &attrs->driver_udata);
+	if (ret)
+		return ret;
+
+	fill_query_device_resp(ibdev, &attr, &resp.base);
+	resp.timestamp_mask = attr.timestamp_mask;
+	resp.hca_core_clock = attr.hca_core_clock;
+	resp.device_cap_flags_ex = attr.device_cap_flags;
+	resp.cq_moderation_caps.max_cq_moderation_count =
+		min_t(u32, attr.max_cq_moderation_count, U16_MAX);
+	resp.cq_moderation_caps.max_cq_moderation_period =
+		min_t(u32, attr.max_cq_moderation_period, U16_MAX);
+	/*
+	 * ODP, RSS, WQ, raw packet, tag matching, device memory and XRC ODP
+	 * capabilities stay zero: the device model has none of them.
+	 */
+	resp.response_length = min_t(size_t, attrs->ucore.outlen, sizeof(resp));
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+/*
+ * Indexed by command.  In-tree, a device's tables end at the highest
+ * command it supports; these end where they do for rxe (CREATE_XSRQ and
+ * the extended MODIFY_QP), so that malformed commands get rxe's errnos.
+ * A command within a table that is not implemented passes the header
+ * checks of a plain command, then fails with -EOPNOTSUPP; one beyond fails
+ * with -EOPNOTSUPP at once.  Grow them when a driver supports more.
+ */
+static const struct uverbs_write_def write_cmds[IB_USER_VERBS_CMD_CREATE_XSRQ + 1] = {
+	[IB_USER_VERBS_CMD_GET_CONTEXT] =
+		UV_WRITE_UDATA_IO(cmd_get_context, struct ib_uverbs_get_context,
+				  struct ib_uverbs_get_context_resp),
+	[IB_USER_VERBS_CMD_QUERY_DEVICE] =
+		UV_WRITE_IO(cmd_query_device, struct ib_uverbs_query_device,
+			    struct ib_uverbs_query_device_resp),
+	[IB_USER_VERBS_CMD_QUERY_PORT] =
+		UV_WRITE_IO(cmd_query_port, struct ib_uverbs_query_port,
+			    struct ib_uverbs_query_port_resp),
+	[IB_USER_VERBS_CMD_ALLOC_PD] =
+		UV_WRITE_UDATA_IO(cmd_alloc_pd, struct ib_uverbs_alloc_pd,
+				  struct ib_uverbs_alloc_pd_resp),
+	[IB_USER_VERBS_CMD_DEALLOC_PD] =
+		UV_WRITE_I(cmd_dealloc_pd, struct ib_uverbs_dealloc_pd),
+};
+
+static const struct uverbs_write_def write_ex_cmds[IB_USER_VERBS_EX_CMD_MODIFY_QP + 1] = {
+	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = UV_WRITE_EX(cmd_ex_query_device),
+};
+
+static int cmd_not_supported(struct uverbs_attr_bundle *attrs)
+{
+	return -EOPNOTSUPP;
+}
+
+static const struct uverbs_write_def write_not_supported = {
+	.handler = cmd_not_supported,
+};
+
+static const struct uverbs_write_def *write_lookup(u32 command)
+{
+	u32 idx = command & IB_USER_VERBS_CMD_COMMAND_MASK;
+	const struct uverbs_write_def *def;
+
+	if (command & ~(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			IB_USER_VERBS_CMD_COMMAND_MASK))
+		return ERR_PTR(-EINVAL);
+	if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		if (idx >= ARRAY_SIZE(write_ex_cmds))
+			return ERR_PTR(-EOPNOTSUPP);
+		def = &write_ex_cmds[idx];
+	} else {
+		if (idx >= ARRAY_SIZE(write_cmds))
+			return ERR_PTR(-EOPNOTSUPP);
+		def = &write_cmds[idx];
+	}
+	return def->handler ? def : &write_not_supported;
+}
+
+/* Header checks of write(); @count includes the headers. */
+static int verify_hdr(const struct ib_uverbs_cmd_hdr *hdr,
+		      const struct ib_uverbs_ex_cmd_hdr *ex_hdr, size_t count,
+		      const struct uverbs_write_def *def)
+{
+	size_t out_len;
+
+	if (!def->is_ex) {
+		/* in_words counts the header too, in 4-byte words */
+		if (hdr->in_words * 4 != count)
+			return -EINVAL;
+		if (count < def->req_size + sizeof(*hdr))
+			return -ENOSPC;
+		if (hdr->out_words * 4 < def->resp_size)
+			return -ENOSPC;
+		return 0;
+	}
+
+	/* extended: 8-byte words, headers excluded, driver data separate */
+	count -= sizeof(*hdr) + sizeof(*ex_hdr);
+	if ((hdr->in_words + ex_hdr->provider_in_words) * 8 != count)
+		return -EINVAL;
+	if (hdr->in_words * 8 < def->req_size)
+		return -ENOSPC;
+	if (ex_hdr->cmd_hdr_reserved)
+		return -EINVAL;
+	if (!ex_hdr->response)
+		return hdr->out_words || ex_hdr->provider_out_words ?
+			-EINVAL : 0;
+	if (!hdr->out_words && !ex_hdr->provider_out_words)
+		return -EINVAL;
+	if (hdr->out_words * 8 < def->resp_size)
+		return -ENOSPC;
+	out_len = (hdr->out_words + ex_hdr->provider_out_words) * 8;
+	if (!access_ok(u64_to_user_ptr(ex_hdr->response), out_len))
+		return -EFAULT;
+	return 0;
+}
+
+/* Run a write handler; commit the object it created only if it succeeded. */
+static int run_write(struct uverbs_attr_bundle *attrs,
+		     const struct uverbs_write_def *def)
+{
+	int ret;
+
+	attrs->uobject = NULL;
+	ret = def->handler(attrs);
+	if (attrs->uobject) {
+		if (ret)
+			uverbs_uobj_abort(attrs->uobject, true, attrs);
+		else
+			uverbs_uobj_commit(attrs->uobject);
+		attrs->uobject = NULL;
+	}
+	return ret;
+}
+
+/* UVERBS_METHOD_INVOKE_WRITE: a write command carried by ioctl(). */
+int uverbs_invoke_write(struct uverbs_attr_bundle *attrs, u32 command)
+{
+	const struct uverbs_write_def *def = write_lookup(command);
+
+	if (IS_ERR(def))
+		return PTR_ERR(def);
+	uverbs_fill_udata(attrs, &attrs->ucore, UVERBS_ATTR_CORE_IN,
+			  UVERBS_ATTR_CORE_OUT);
+	if (attrs->ucore.inlen < def->req_size ||
+	    attrs->ucore.outlen < def->resp_size)
+		return -ENOSPC;
+	return run_write(attrs, def);
+}
+
+/* Split a plain command's request and response into core and driver parts. */
+static int setup_plain(struct uverbs_attr_bundle *attrs,
+		       const struct uverbs_write_def *def,
+		       const struct ib_uverbs_cmd_hdr *hdr,
+		       const char __user *buf)
+{
+	size_t in_len = hdr->in_words * 4 - sizeof(*hdr);
+	size_t out_len = hdr->out_words * 4;
+	struct ib_udata *drv = &attrs->driver_udata;
+	u64 response = 0;
+
+	if (def->has_udata) {
+		drv->inlen = in_len - def->req_size;
+		drv->inbuf = drv->inlen ? buf + def->req_size : NULL;
+		in_len = def->req_size;
+	}
+	if (def->has_resp) {
+		if (get_user(response, (const u64 __user *)buf))
+			return -EFAULT;
+		if (def->has_udata) {
+			drv->outlen = out_len - def->resp_size;
+			drv->outbuf = drv->outlen ?
+				u64_to_user_ptr(response + def->resp_size) : NULL;
+			out_len = def->resp_size;
+		}
+	}
+	attrs->ucore = (struct ib_udata){
+		.inbuf = in_len ? buf : NULL,
+		.inlen = in_len,
+		.outbuf = out_len ? u64_to_user_ptr(response) : NULL,
+		.outlen = out_len,
+	};
+	return 0;
+}
+
+static void setup_ex(struct uverbs_attr_bundle *attrs,
+		     const struct ib_uverbs_cmd_hdr *hdr,
+		     const struct ib_uverbs_ex_cmd_hdr *ex_hdr,
+		     const char __user *buf)
+{
+	void __user *response = u64_to_user_ptr(ex_hdr->response);
+	size_t in_len = hdr->in_words * 8, out_len = hdr->out_words * 8;
+	size_t drv_in = ex_hdr->provider_in_words * 8;
+	size_t drv_out = ex_hdr->provider_out_words * 8;
+
+	attrs->ucore = (struct ib_udata){
+		.inbuf = in_len ? buf : NULL,
+		.inlen = in_len,
+		.outbuf = out_len ? response : NULL,
+		.outlen = out_len,
+	};
+	attrs->driver_udata = (struct ib_udata){
+		.inbuf = drv_in ? buf + in_len : NULL,
+		.inlen = drv_in,
+		.outbuf = drv_out ? response + out_len : NULL,
+		.outlen = drv_out,
+	};
+}
+
+ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
+		     loff_t *pos)
+{
+	struct ib_uverbs_file *ufile = filp->private_data;
+	struct uverbs_device *udev = ufile->udev;
+	struct ib_uverbs_ex_cmd_hdr ex_hdr = {};
+	const struct uverbs_write_def *def;
+	struct uverbs_attr_bundle attrs;
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_device *ibdev;
+	int srcu, ret;
+
+	/*
+	 * Commands act with the opener's rights: a descriptor handed to a
+	 * process with other credentials (e.g. through a setuid helper's
+	 * write()) must not be driven by it.
+	 */
+	if (filp->f_cred != current_cred()) {
+		pr_err_once("ib_uverbs: write() by pid %d (%s) with credentials other than the opener's refused\n",
+			    task_tgid_vnr(current), current->comm);
+		return -EACCES;
+	}
+	if (count < sizeof(hdr))
+		return -EINVAL;
+	if (copy_from_user(&hdr, buf, sizeof(hdr)))
+		return -EFAULT;
+	def = write_lookup(hdr.command);
+	if (IS_ERR(def))
+		return PTR_ERR(def);
+	if (def->is_ex) {
+		if (count < sizeof(hdr) + sizeof(ex_hdr))
+			return -EINVAL;
+		if (copy_from_user(&ex_hdr, buf + sizeof(hdr), sizeof(ex_hdr)))
+			return -EFAULT;
+	}
+	ret = verify_hdr(&hdr, &ex_hdr, count, def);
+	if (ret)
+		return ret;
+
+	srcu = srcu_read_lock(&udev->srcu);
+	ibdev = srcu_dereference(udev->ibdev, &udev->srcu);
+	if (!ibdev) {
+		ret = -EIO;
+		goto out;
+	}
+	memset(&attrs, 0, sizeof(attrs));
+	attrs.ufile = ufile;
+	attrs.ibdev = ibdev;
+	buf += sizeof(hdr);
+	if (def->is_ex) {
+		setup_ex(&attrs, &hdr, &ex_hdr, buf + sizeof(ex_hdr));
+	} else {
+		ret = setup_plain(&attrs, def, &hdr, buf);
+		if (ret)
+			goto out;
+	}
+	ret = run_write(&attrs, def);
+out:
+	srcu_read_unlock(&udev->srcu, srcu);
+	return ret ? ret : (ssize_t)count;
+}

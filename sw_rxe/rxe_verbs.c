@@ -168,9 +168,10 @@ static int rxe_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 	return 0;
 }
 
+/* @node_desc is IB_NODE_DESC_MAX bytes, NUL-padded but not terminated. */
 static int rxe_modify_device(struct ib_device *ibdev, const char *node_desc)
 {
-	strscpy(ibdev->node_desc, node_desc, sizeof(ibdev->node_desc));
+	memcpy(ibdev->node_desc, node_desc, sizeof(ibdev->node_desc));
 	return 0;
 }
 

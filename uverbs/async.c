@@ -5,10 +5,11 @@
  * ib_uverbs_async_event_desc per call.  Each file listens to its device's
  * port and device events through an ib_core event handler.
  *
- * When the device is disassociated the file gets IB_EVENT_DEVICE_FATAL.
- * Once its object is destroyed (disassociation or closing the command file)
- * nothing more can arrive: queued events are still read, then read()
- * fails with -EIO and poll() reports EPOLLERR instead of blocking forever.
+ * When the device is disassociated the file gets IB_EVENT_DEVICE_FATAL,
+ * the last event it will ever see: once that is read, read() fails with
+ * -EIO and poll() reports EPOLLERR rather than leaving readers blocked
+ * forever.  Closing the command file only stops further events, as
+ * in-tree: reads then block (or fail with -EAGAIN).
  */
 #include <linux/build_bug.h>
 #include <linux/fs.h>
@@ -28,7 +29,7 @@ struct uverbs_async_file {
 	struct ib_uobject uobj;		/* first: freed through it */
 	spinlock_t lock;		/* protects @events and @closed */
 	struct list_head events;
-	bool closed;			/* no more events will be queued */
+	bool closed;			/* device gone: -EIO once drained */
 	wait_queue_head_t wait;
 	struct fasync_struct *fasync;
 	struct ib_event_handler handler;
@@ -241,12 +242,12 @@ static int async_destroy(struct ib_uobject *uobj,
 		ib_unregister_event_handler(&af->handler);
 		af->registered = false;
 	}
-	if (why == UVERBS_REMOVE_DISASSOCIATE)
+	if (why == UVERBS_REMOVE_DISASSOCIATE) {
 		async_queue(af, 0, IB_EVENT_DEVICE_FATAL);
-	if (why == UVERBS_REMOVE_ABORT)
-		async_drain(af);
-	else
 		async_close(af);
+	} else if (why == UVERBS_REMOVE_ABORT) {
+		async_drain(af);
+	}
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <net/netlink.h>
 #include <uapi/rdma/ib_user_verbs.h>
 #include <ordma/compat.h>
 #include <ordma/ib_core.h>
@@ -260,7 +261,8 @@ static int uverbs_add_device(struct ib_device *ibdev)
 	/* From here on put_device() frees udev. */
 	device_initialize(&udev->dev);
 	udev->dev.class = &uverbs_class;
-	udev->dev.parent = &ibdev->dev;
+	/* As in-tree: a sibling of the ib_device (virtual for rxe). */
+	udev->dev.parent = ibdev->dev.parent;
 	udev->dev.groups = uverbs_dev_groups;
 	udev->dev.release = uverbs_device_release;
 
@@ -340,6 +342,11 @@ static int uverbs_get_nl_info(struct ib_device *ibdev, void *client_data,
 		return -EINVAL;	/* uverbs devices are per device, not port */
 	res->abi = ibdev->ops.uverbs_abi_ver;
 	res->cdev = &udev->dev;
+	/* libibverbs picks the provider by this id before trying names */
+	if (res->nl_msg && nla_put_u32(res->nl_msg,
+				       RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID,
+				       ibdev->ops.driver_id))
+		return -EMSGSIZE;
 	return 0;
 }
 

@@ -61,6 +61,11 @@ for stack in stock ours; do
 done
 suite compare-control tests/compare-control.sh \
 	build/test-logs/control-stock/capture build/test-logs/control-ours/capture
+# CQs, completion channels, MRs, MWs and pinned memory, on both stacks.
+for stack in stock ours; do
+	suite "vm-cq-mr-$stack" scripts/vm-run.sh --stack "$stack" \
+		--name cq-mr -- tests/vm/cq_mr.sh
+done
 
 echo "== done in $(($(date +%s) - t0))s on kernel $kabi"
 echo "total: $passed passed, $failed failed"

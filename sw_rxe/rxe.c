@@ -71,16 +71,21 @@ static int __init rxe_module_init(void)
 {
 	int ret;
 
+	rxe_debugfs_init();
 	ret = register_netdevice_notifier(&rxe_netdev_nb);
 	if (ret)
-		return ret;
+		goto err_debugfs;
 	ret = rdma_link_register(&rxe_link_ops);
 	if (ret) {
 		unregister_netdevice_notifier(&rxe_netdev_nb);
-		return ret;
+		goto err_debugfs;
 	}
 	pr_info("rdma_rxe: out-of-tree soft-RoCE %s loaded\n", ORDMA_VERSION);
 	return 0;
+
+err_debugfs:
+	rxe_debugfs_exit();
+	return ret;
 }
 
 static void __exit rxe_module_exit(void)
@@ -88,6 +93,7 @@ static void __exit rxe_module_exit(void)
 	rdma_link_unregister(&rxe_link_ops);
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&rxe_netdev_nb);
+	rxe_debugfs_exit();
 }
 
 module_init(rxe_module_init);
@@ -97,9 +103,4 @@ MODULE_DESCRIPTION("Soft RDMA over Converged Ethernet (out-of-tree)");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_VERSION(ORDMA_VERSION);
 MODULE_ALIAS_RDMA_LINK("rxe");
-/*
- * Userspace reaches an rxe device only through ib_uverbs; load it with us
- * as the in-tree module's dependencies do (ours will become a symbol
- * dependency when rxe pins user memory through ib_uverbs).
- */
-MODULE_SOFTDEP("pre: ib_uverbs");
+/* ib_uverbs, which pins user memory and maps queues for us, loads first. */

@@ -1,16 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* rdma_rxe internals: the device and its single port. */
+/* rdma_rxe internals: the device, its single port, its objects. */
 #ifndef RXE_H
 #define RXE_H
 
+#include <linux/completion.h>
 #include <linux/netdevice.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <ordma/ib_core.h>
+#include "rxe_queue.h"
 
 /* The provider ABI librxe checks at GET_CONTEXT. */
 #define RXE_UVERBS_ABI_VERSION	2
 
 /* Space the RoCEv2 headers take from the netdev MTU (Eth+IP+UDP+BTH+...). */
 #define RXE_MAX_HDR_LENGTH	80
+
+/* Limits and object index ranges, as in-tree rxe has them. */
+#define RXE_MAX_VALUE		(1 << 20)
+#define RXE_MIN_QP_INDEX	16
+#define RXE_MIN_SRQ_INDEX	0x00020001
+#define RXE_MAX_CQ_INDEX	RXE_MAX_VALUE
+#define RXE_MIN_MR_INDEX	1
+#define RXE_MAX_MR_INDEX	(RXE_MAX_VALUE >> 1)
+#define RXE_MIN_MW_INDEX	(RXE_MAX_MR_INDEX + 1)
+#define RXE_MAX_MW_INDEX	RXE_MAX_VALUE
+
+/*
+ * Objects the data path finds by number (CQs) or key (MRs, MWs: index <<
+ * 8 | an 8-bit key).  Lookups take a reference under the xarray's lock;
+ * destruction erases the entry, then waits for those references.
+ */
+struct rxe_table {
+	struct xarray xa;		/* XA_FLAGS_LOCK_IRQ */
+	struct xa_limit limit;
+	u32 next;			/* indices are handed out cyclically */
+	atomic_t count;
+	u32 max;
+};
 
 enum rxe_counter {
 	RXE_CNT_SENT_PKTS,
@@ -40,6 +68,13 @@ struct rxe_dev {
 	struct ib_port_attr port_attr;
 
 	atomic64_t counters[RXE_NUM_COUNTERS];
+
+	struct rxe_table cq_table;
+	struct rxe_table mr_table;
+	struct rxe_table mw_table;
+#ifdef CONFIG_DEBUG_FS
+	struct dentry *debugfs;
+#endif
 };
 
 struct rxe_ucontext {
@@ -50,9 +85,31 @@ struct rxe_pd {
 	struct ib_pd ibpd;
 };
 
+struct rxe_cq {
+	struct ib_cq ibcq;		/* first: the core allocates us */
+	spinlock_t lock;		/* @queue's producer side, @notify */
+	struct mutex resize_mutex;	/* one resize at a time */
+	struct rxe_queue *queue;	/* of struct ib_uverbs_wc */
+	u8 notify;			/* 0 or IB_CQ_NEXT_COMP/SOLICITED */
+	bool dying;
+	u32 index;
+	refcount_t ref;			/* the table's, and lookups' */
+	struct completion released;
+};
+
 static inline struct rxe_dev *to_rdev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct rxe_dev, ib_dev);
+}
+
+static inline struct rxe_pd *to_rpd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct rxe_pd, ibpd);
+}
+
+static inline struct rxe_cq *to_rcq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct rxe_cq, ibcq);
 }
 
 static inline void rxe_counter_inc(struct rxe_dev *rxe, enum rxe_counter c)
@@ -64,5 +121,42 @@ static inline void rxe_counter_inc(struct rxe_dev *rxe, enum rxe_counter c)
 int rxe_add_device(const char *ibdev_name, struct net_device *ndev);
 void rxe_set_port_state(struct rxe_dev *rxe);
 void rxe_set_mtu(struct rxe_dev *rxe, unsigned int ndev_mtu);
+void rxe_table_init(struct rxe_table *t, u32 min, u32 max, u32 count);
+/* Reserve an index (the entry stays NULL until rxe_table_publish()). */
+int rxe_table_alloc(struct rxe_table *t, u32 *index);
+void rxe_table_publish(struct rxe_table *t, u32 index, void *obj);
+void rxe_table_remove(struct rxe_table *t, u32 index);
+
+/* rxe_cq.c */
+int rxe_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata);
+int rxe_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int rxe_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int rxe_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+/*
+ * Write one completion into @cq and raise the completion event if the CQ
+ * is armed for it (@solicited: the completion of a solicited message).
+ * Any context; the caller keeps @cq alive (a QP's usecnt, or
+ * rxe_cq_get()).  -EBUSY if the CQ is full: the completion is lost and
+ * IB_EVENT_CQ_ERR is reported; -EIO if it is being destroyed.
+ */
+int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
+		bool solicited);
+/* The CQ numbered @index, referenced, or NULL. */
+struct rxe_cq *rxe_cq_get(struct rxe_dev *rxe, u32 index);
+void rxe_cq_put(struct rxe_cq *cq);
+
+/* rxe_debugfs.c */
+#ifdef CONFIG_DEBUG_FS
+void rxe_debugfs_add(struct rxe_dev *rxe);
+void rxe_debugfs_remove(struct rxe_dev *rxe);
+void rxe_debugfs_init(void);
+void rxe_debugfs_exit(void);
+#else
+static inline void rxe_debugfs_add(struct rxe_dev *rxe) {}
+static inline void rxe_debugfs_remove(struct rxe_dev *rxe) {}
+static inline void rxe_debugfs_init(void) {}
+static inline void rxe_debugfs_exit(void) {}
+#endif
 
 #endif

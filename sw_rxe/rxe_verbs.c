@@ -2,18 +2,14 @@
 /*
  * The rxe device as ib_core sees it: creation on top of a netdev, device
  * and port attributes (the same values as in-tree rxe, so that tools and
- * applications see the same limits), and the verbs of the control path.
+ * applications see the same limits), the verbs of the control path and
+ * the tables the data path finds objects in.
  */
 #include <linux/module.h>
 #include <net/addrconf.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include "rxe.h"
-
-/* Limits, as in-tree rxe advertises them. */
-#define RXE_MAX_VALUE		(1 << 20)
-#define RXE_MIN_QP_INDEX	16
-#define RXE_MIN_SRQ_INDEX	0x00020001
-#define RXE_MAX_MR_INDEX	(RXE_MAX_VALUE >> 1)
+#include "rxe_mr.h"
 
 static void rxe_init_device_attr(struct rxe_dev *rxe)
 {
@@ -41,8 +37,8 @@ static void rxe_init_device_attr(struct rxe_dev *rxe)
 	a->max_sge_rd = 32;
 	a->max_cq = RXE_MAX_VALUE;
 	a->max_cqe = (1 << 15) - 1;
-	a->max_mr = RXE_MAX_MR_INDEX - 1;
-	a->max_mw = RXE_MAX_VALUE - (RXE_MAX_MR_INDEX + 1);
+	a->max_mr = RXE_MAX_MR_INDEX - RXE_MIN_MR_INDEX;
+	a->max_mw = RXE_MAX_MW_INDEX - RXE_MIN_MW_INDEX;
 	a->max_pd = RXE_MAX_VALUE;
 	a->max_qp_rd_atom = 128;
 	a->max_res_rd_atom = 0x3f000;
@@ -184,6 +180,12 @@ static void rxe_dealloc_ucontext(struct ib_ucontext *uctx)
 {
 }
 
+/* Queues and whatever else the device exported to this context. */
+static int rxe_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	return ib_mmap_buf_map(uctx, vma);
+}
+
 static int rxe_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
 	return 0;
@@ -256,10 +258,54 @@ static const struct attribute_group rxe_dev_group = {
 	.attrs = rxe_dev_attrs,
 };
 
+void rxe_table_init(struct rxe_table *t, u32 min, u32 max, u32 count)
+{
+	xa_init_flags(&t->xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	t->limit = XA_LIMIT(min, max);
+	t->next = min;
+	atomic_set(&t->count, 0);
+	t->max = count;
+}
+
+/* -ENOSPC past the table's count limit or when no index is free. */
+int rxe_table_alloc(struct rxe_table *t, u32 *index)
+{
+	int ret;
+
+	if (atomic_inc_return(&t->count) > t->max) {
+		atomic_dec(&t->count);
+		return -ENOSPC;
+	}
+	ret = xa_alloc_cyclic_irq(&t->xa, index, NULL, t->limit, &t->next,
+				  GFP_KERNEL);
+	if (ret < 0) {
+		atomic_dec(&t->count);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	return 0;
+}
+
+/* The slot exists since rxe_table_alloc(): this cannot fail. */
+void rxe_table_publish(struct rxe_table *t, u32 index, void *obj)
+{
+	xa_store_irq(&t->xa, index, obj, GFP_KERNEL);
+}
+
+void rxe_table_remove(struct rxe_table *t, u32 index)
+{
+	xa_erase_irq(&t->xa, index);
+	atomic_dec(&t->count);
+}
+
 static void rxe_dealloc_driver(struct ib_device *ibdev)
 {
 	struct rxe_dev *rxe = to_rdev(ibdev);
 
+	rxe_debugfs_remove(rxe);
+	/* Disassociation destroyed every object: the tables are empty. */
+	xa_destroy(&rxe->cq_table.xa);
+	xa_destroy(&rxe->mr_table.xa);
+	xa_destroy(&rxe->mw_table.xa);
 	dev_put(rxe->ndev);
 	rxe->ndev = NULL;
 }
@@ -277,8 +323,18 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.modify_device = rxe_modify_device,
 	.alloc_ucontext = rxe_alloc_ucontext,
 	.dealloc_ucontext = rxe_dealloc_ucontext,
+	.mmap = rxe_mmap,
 	.alloc_pd = rxe_alloc_pd,
 	.dealloc_pd = rxe_dealloc_pd,
+	.create_cq = rxe_create_cq,
+	.destroy_cq = rxe_destroy_cq,
+	.resize_cq = rxe_resize_cq,
+	.req_notify_cq = rxe_req_notify_cq,
+	.reg_user_mr = rxe_reg_user_mr,
+	.rereg_user_mr = rxe_rereg_user_mr,
+	.dereg_mr = rxe_dereg_mr,
+	.alloc_mw = rxe_alloc_mw,
+	.dealloc_mw = rxe_dealloc_mw,
 	.alloc_hw_port_stats = rxe_alloc_hw_port_stats,
 	.get_hw_stats = rxe_get_hw_stats,
 	.device_group = &rxe_dev_group,
@@ -286,6 +342,9 @@ static const struct ib_device_ops rxe_dev_ops = {
 
 	.size_ib_ucontext = sizeof(struct rxe_ucontext),
 	.size_ib_pd = sizeof(struct rxe_pd),
+	.size_ib_cq = sizeof(struct rxe_cq),
+	.size_ib_mr = sizeof(struct rxe_mr),
+	.size_ib_mw = sizeof(struct rxe_mw),
 };
 
 int rxe_add_device(const char *ibdev_name, struct net_device *ndev)
@@ -300,6 +359,11 @@ int rxe_add_device(const char *ibdev_name, struct net_device *ndev)
 	rxe->ndev = ndev;
 	mutex_init(&rxe->port_lock);
 	rxe_init_device_attr(rxe);
+	rxe_table_init(&rxe->cq_table, 1, RXE_MAX_CQ_INDEX, rxe->attr.max_cq);
+	rxe_table_init(&rxe->mr_table, RXE_MIN_MR_INDEX, RXE_MAX_MR_INDEX,
+		       rxe->attr.max_mr);
+	rxe_table_init(&rxe->mw_table, RXE_MIN_MW_INDEX, RXE_MAX_MW_INDEX,
+		       rxe->attr.max_mw);
 	rxe_init_port_attr(rxe);
 	rxe_set_mtu(rxe, ndev->mtu);
 
@@ -318,6 +382,7 @@ int rxe_add_device(const char *ibdev_name, struct net_device *ndev)
 	if (ret)
 		goto err;
 	/* Registered: from here the core owns it, and events may flow. */
+	rxe_debugfs_add(rxe);
 	rxe_set_port_state(rxe);
 	return 0;
 

@@ -20,18 +20,9 @@
 #include <linux/wait.h>
 #include "uverbs.h"
 
-struct uverbs_async_event {
-	struct list_head list;
-	struct ib_uverbs_async_event_desc desc;
-};
-
 struct uverbs_async_file {
 	struct ib_uobject uobj;		/* first: freed through it */
-	spinlock_t lock;		/* protects @events and @closed */
-	struct list_head events;
-	bool closed;			/* device gone: -EIO once drained */
-	wait_queue_head_t wait;
-	struct fasync_struct *fasync;
+	struct uverbs_event_queue queue;
 	struct ib_event_handler handler;
 	bool registered;		/* @handler is with ib_core */
 };
@@ -42,53 +33,19 @@ static struct uverbs_async_file *to_async_file(struct ib_uobject *uobj)
 	return container_of(uobj, struct uverbs_async_file, uobj);
 }
 
+struct uverbs_event_queue *uverbs_async_queue(struct ib_uobject *uobj)
+{
+	return &to_async_file(uobj)->queue;
+}
+
 static void async_queue(struct uverbs_async_file *af, u64 element, u32 type)
 {
-	struct uverbs_async_event *ev;
-	unsigned long flags;
-
-	/* Event handlers may run in atomic context. */
-	ev = kmalloc(sizeof(*ev), GFP_ATOMIC);
-	if (!ev)
-		return;
-	ev->desc = (struct ib_uverbs_async_event_desc){
+	struct ib_uverbs_async_event_desc desc = {
 		.element = element,
 		.event_type = type,
 	};
-	spin_lock_irqsave(&af->lock, flags);
-	if (af->closed) {
-		spin_unlock_irqrestore(&af->lock, flags);
-		kfree(ev);
-		return;
-	}
-	list_add_tail(&ev->list, &af->events);
-	spin_unlock_irqrestore(&af->lock, flags);
 
-	wake_up_interruptible(&af->wait);
-	kill_fasync(&af->fasync, SIGIO, POLL_IN);
-}
-
-/* No more events: readers drain what is queued, then get -EIO. */
-static void async_close(struct uverbs_async_file *af)
-{
-	spin_lock_irq(&af->lock);
-	af->closed = true;
-	spin_unlock_irq(&af->lock);
-	wake_up_interruptible(&af->wait);
-	kill_fasync(&af->fasync, SIGIO, POLL_IN);
-}
-
-static void async_drain(struct uverbs_async_file *af)
-{
-	struct uverbs_async_event *ev, *tmp;
-	LIST_HEAD(events);
-
-	spin_lock_irq(&af->lock);
-	af->closed = true;
-	list_splice_init(&af->events, &events);
-	spin_unlock_irq(&af->lock);
-	list_for_each_entry_safe(ev, tmp, &events, list)
-		kfree(ev);
+	uverbs_event_add(&af->queue, &desc, sizeof(desc), NULL, NULL);
 }
 
 /*
@@ -126,59 +83,23 @@ static ssize_t async_read(struct file *filp, char __user *buf, size_t count,
 			  loff_t *pos)
 {
 	struct uverbs_async_file *af = to_async_file(filp->private_data);
-	struct uverbs_async_event *ev;
-	ssize_t ret;
 
-	spin_lock_irq(&af->lock);
-	while (list_empty(&af->events)) {
-		if (af->closed) {
-			spin_unlock_irq(&af->lock);
-			return -EIO;
-		}
-		spin_unlock_irq(&af->lock);
-		if (filp->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		if (wait_event_interruptible(af->wait,
-					     !list_empty(&af->events) ||
-					     READ_ONCE(af->closed)))
-			return -ERESTARTSYS;
-		spin_lock_irq(&af->lock);
-	}
-	/* One whole event per read; a short buffer takes none. */
-	if (count < sizeof(ev->desc)) {
-		spin_unlock_irq(&af->lock);
-		return -EINVAL;
-	}
-	ev = list_first_entry(&af->events, struct uverbs_async_event, list);
-	list_del(&ev->list);
-	spin_unlock_irq(&af->lock);
-
-	ret = copy_to_user(buf, &ev->desc, sizeof(ev->desc)) ?
-		-EFAULT : sizeof(ev->desc);
-	kfree(ev);
-	return ret;
+	return uverbs_event_read(&af->queue, filp, buf, count,
+				 sizeof(struct ib_uverbs_async_event_desc));
 }
 
 static __poll_t async_poll(struct file *filp, struct poll_table_struct *wait)
 {
 	struct uverbs_async_file *af = to_async_file(filp->private_data);
-	__poll_t mask = 0;
 
-	poll_wait(filp, &af->wait, wait);
-	spin_lock_irq(&af->lock);
-	if (!list_empty(&af->events))
-		mask = EPOLLIN | EPOLLRDNORM;
-	else if (af->closed)
-		mask = EPOLLERR;
-	spin_unlock_irq(&af->lock);
-	return mask;
+	return uverbs_event_poll(&af->queue, filp, wait);
 }
 
 static int async_fasync(int fd, struct file *filp, int on)
 {
 	struct uverbs_async_file *af = to_async_file(filp->private_data);
 
-	return fasync_helper(fd, filp, on, &af->fasync);
+	return fasync_helper(fd, filp, on, &af->queue.fasync);
 }
 
 static int async_release(struct inode *inode, struct file *filp)
@@ -190,7 +111,7 @@ static int async_release(struct inode *inode, struct file *filp)
 	/* The queue outlives the object's destruction until here. */
 	uverbs_uobj_get(uobj);
 	uverbs_fd_uobj_release(inode, filp);
-	async_drain(to_async_file(uobj));
+	uverbs_event_drain(&to_async_file(uobj)->queue);
 	uverbs_uobj_put(uobj);
 	return 0;
 }
@@ -214,9 +135,7 @@ void uverbs_async_file_init(struct ib_uobject *uobj)
 	struct uverbs_async_file *af = to_async_file(uobj);
 	struct ib_uverbs_file *ufile = uobj->ufile;
 
-	spin_lock_init(&af->lock);
-	INIT_LIST_HEAD(&af->events);
-	init_waitqueue_head(&af->wait);
+	uverbs_event_queue_init(&af->queue);
 
 	mutex_lock(&ufile->ucontext_lock);
 	if (!ufile->default_async) {
@@ -244,11 +163,33 @@ static int async_destroy(struct ib_uobject *uobj,
 	}
 	if (why == UVERBS_REMOVE_DISASSOCIATE) {
 		async_queue(af, 0, IB_EVENT_DEVICE_FATAL);
-		async_close(af);
+		uverbs_event_close(&af->queue);
 	} else if (why == UVERBS_REMOVE_ABORT) {
-		async_drain(af);
+		uverbs_event_drain(&af->queue);
 	}
 	return 0;
+}
+
+/*
+ * The async file an object reports its events to: @named (an ioctl
+ * attribute's object, may be NULL or an ERR_PTR), else the command file's
+ * first one.  Returns it with a reference, or NULL if there is none.
+ */
+struct ib_uobject *uverbs_get_async_file(struct ib_uverbs_file *ufile,
+					 struct ib_uobject *named)
+{
+	struct ib_uobject *uobj = named;
+
+	if (IS_ERR_OR_NULL(uobj)) {
+		mutex_lock(&ufile->ucontext_lock);
+		uobj = ufile->default_async;
+		if (uobj)
+			uverbs_uobj_get(uobj);
+		mutex_unlock(&ufile->ucontext_lock);
+		return uobj;
+	}
+	uverbs_uobj_get(uobj);
+	return uobj;
 }
 
 const struct uverbs_obj_type uverbs_async_event_type = {

@@ -59,8 +59,7 @@ struct uverbs_write_def {
  * Copy the request in.  A shorter request is zero-extended (the minimum was
  * checked by the dispatcher); a longer one must be zero past what we know.
  */
-static int uverbs_request(struct uverbs_attr_bundle *attrs, void *req,
-			  size_t len)
+int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len)
 {
 	size_t inlen = attrs->ucore.inlen;
 
@@ -75,8 +74,8 @@ static int uverbs_request(struct uverbs_attr_bundle *attrs, void *req,
 }
 
 /* Copy the response out, truncated or zero-filled to the user's size. */
-static int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
-			   size_t len)
+int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+		    size_t len)
 {
 	size_t outlen = attrs->ucore.outlen;
 
@@ -317,10 +316,43 @@ static const struct uverbs_write_def write_cmds[IB_USER_VERBS_CMD_CREATE_XSRQ + 
 				  struct ib_uverbs_alloc_pd_resp),
 	[IB_USER_VERBS_CMD_DEALLOC_PD] =
 		UV_WRITE_I(cmd_dealloc_pd, struct ib_uverbs_dealloc_pd),
+	[IB_USER_VERBS_CMD_REG_MR] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_reg_mr, struct ib_uverbs_reg_mr,
+				  struct ib_uverbs_reg_mr_resp),
+	[IB_USER_VERBS_CMD_REREG_MR] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_rereg_mr,
+				  struct ib_uverbs_rereg_mr,
+				  struct ib_uverbs_rereg_mr_resp),
+	[IB_USER_VERBS_CMD_DEREG_MR] =
+		UV_WRITE_I(uverbs_cmd_dereg_mr, struct ib_uverbs_dereg_mr),
+	[IB_USER_VERBS_CMD_ALLOC_MW] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_alloc_mw, struct ib_uverbs_alloc_mw,
+				  struct ib_uverbs_alloc_mw_resp),
+	[IB_USER_VERBS_CMD_DEALLOC_MW] =
+		UV_WRITE_I(uverbs_cmd_dealloc_mw, struct ib_uverbs_dealloc_mw),
+	[IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL] =
+		UV_WRITE_IO(uverbs_cmd_create_comp_channel,
+			    struct ib_uverbs_create_comp_channel,
+			    struct ib_uverbs_create_comp_channel_resp),
+	[IB_USER_VERBS_CMD_CREATE_CQ] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_create_cq,
+				  struct ib_uverbs_create_cq,
+				  struct ib_uverbs_create_cq_resp),
+	[IB_USER_VERBS_CMD_RESIZE_CQ] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_resize_cq,
+				  struct ib_uverbs_resize_cq,
+				  struct ib_uverbs_resize_cq_resp),
+	[IB_USER_VERBS_CMD_REQ_NOTIFY_CQ] =
+		UV_WRITE_I(uverbs_cmd_req_notify_cq,
+			   struct ib_uverbs_req_notify_cq),
+	[IB_USER_VERBS_CMD_DESTROY_CQ] =
+		UV_WRITE_IO(uverbs_cmd_destroy_cq, struct ib_uverbs_destroy_cq,
+			    struct ib_uverbs_destroy_cq_resp),
 };
 
 static const struct uverbs_write_def write_ex_cmds[IB_USER_VERBS_EX_CMD_MODIFY_QP + 1] = {
 	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = UV_WRITE_EX(cmd_ex_query_device),
+	[IB_USER_VERBS_EX_CMD_CREATE_CQ] = UV_WRITE_EX(uverbs_cmd_ex_create_cq),
 };
 
 static int cmd_not_supported(struct uverbs_attr_bundle *attrs)

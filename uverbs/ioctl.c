@@ -149,6 +149,26 @@ static bool attr_is_inline(const struct uv_attr *a)
 	return a->len <= sizeof(a->data);
 }
 
+/*
+ * The value of a PTR_IN attribute of exactly @size bytes (fixed by its
+ * spec, so a present attribute has that length).
+ */
+int uverbs_copy_from(void *to, const struct uverbs_attr_bundle *attrs, u16 id,
+		     size_t size)
+{
+	const struct uv_attr *a = uverbs_attr_get(attrs, id);
+
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	if (a->len != size)
+		return -EINVAL;
+	if (attr_is_inline(a)) {
+		memcpy(to, &a->data, size);
+		return 0;
+	}
+	return copy_from_user(to, u64_to_user_ptr(a->data), size) ? -EFAULT : 0;
+}
+
 /* An ib_udata from an in and an out attribute, either may be absent. */
 void uverbs_fill_udata(const struct uverbs_attr_bundle *attrs,
 		       struct ib_udata *udata, u16 in_id, u16 out_id)

@@ -145,6 +145,8 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 		return -ENOMEM;
 	uverbs_ufile_init(ufile);
 	ufile->udev = udev;
+	/* Every VMA of this file is in its inode's mapping (mmap.c). */
+	ufile->mapping = filp->f_mapping;
 
 	/*
 	 * Joining the list under SRCU: disassociation, which waits for SRCU
@@ -186,17 +188,13 @@ static int uverbs_close(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-/*
- * The driver's mmap() of a ucontext's memory (queues, doorbells).
- * TODO(core): ib_device_ops needs
- *	int (*mmap)(struct ib_ucontext *uctx, struct vm_area_struct *vma);
- * route to it here once it exists.  Disassociation must then also zap the
- * mappings (see destroy_ucontext() in uobj.c).
- */
+/* The driver maps what it exported to the ucontext (queues, doorbells). */
 static int uverbs_driver_mmap(struct ib_ucontext *uctx,
 			      struct vm_area_struct *vma)
 {
-	return -EOPNOTSUPP;
+	if (!uctx->device->ops.mmap)
+		return -EOPNOTSUPP;
+	return uctx->device->ops.mmap(uctx, vma);
 }
 
 static int uverbs_mmap(struct file *filp, struct vm_area_struct *vma)

@@ -14,12 +14,18 @@ static const struct uv_method_table *const uverbs_method_tables[] = {
 	&uverbs_device_methods,
 	&uverbs_async_methods,
 	&uverbs_pd_methods,
+	&uverbs_cq_methods,
+	&uverbs_mr_methods,
 };
 
 /* Object types that can have instances, by UVERBS_OBJECT_* id. */
 static const struct uverbs_obj_type *const uverbs_types[] = {
 	&uverbs_pd_type,
 	&uverbs_async_event_type,
+	&uverbs_comp_channel_type,
+	&uverbs_cq_type,
+	&uverbs_mr_type,
+	&uverbs_mw_type,
 };
 
 static DEFINE_XARRAY(uverbs_methods);

@@ -36,6 +36,7 @@ void uverbs_ufile_init(struct ib_uverbs_file *ufile)
 	xa_init_flags(&ufile->idr, XA_FLAGS_ALLOC);
 	spin_lock_init(&ufile->uobjects_lock);
 	INIT_LIST_HEAD(&ufile->uobjects);
+	init_rwsem(&ufile->mmap_rwsem);
 }
 
 /* The last reference to the file is gone; its objects were torn down. */
@@ -91,6 +92,7 @@ struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_attr_bundle *attrs)
 		return ERR_PTR(-ENOMEM);
 	uctx->device = ibdev;
 	uctx->ufile = attrs->ufile;
+	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC);
 	return uctx;
 }
 
@@ -497,9 +499,8 @@ static void destroy_all_uobjects(struct ib_uverbs_file *ufile,
 }
 
 /*
- * TODO(mmap): once drivers map queues to userspace, disassociation must
- * zap those mappings here (and point later faults at a zero page) before
- * the ucontext is freed.
+ * The driver has removed every buffer it exported (ib_mmap_buf_remove())
+ * when its objects were destroyed; mappings still open keep theirs.
  */
 static void destroy_ucontext(struct ib_uverbs_file *ufile)
 {
@@ -508,6 +509,7 @@ static void destroy_ucontext(struct ib_uverbs_file *ufile)
 
 	if (ibdev->ops.dealloc_ucontext)
 		ibdev->ops.dealloc_ucontext(uctx);
+	uverbs_forget_mmaps(uctx);
 	kfree(uctx);
 	WRITE_ONCE(ufile->ucontext, NULL);
 }
@@ -521,6 +523,14 @@ void uverbs_destroy_ufile_hw(struct ib_uverbs_file *ufile,
 			     enum uverbs_remove_reason why)
 {
 	down_write(&ufile->hw_destroy_rwsem);
+	/*
+	 * Mappings must not reach what is destroyed below while the process
+	 * goes on.  A closing file has none (each would hold the file).
+	 */
+	if (why == UVERBS_REMOVE_DISASSOCIATE)
+		uverbs_revoke_mmaps(ufile);
+	else if (why == UVERBS_REMOVE_CLOSE)
+		ufile->mapping = NULL;
 	/* Without a ucontext no object can have been created. */
 	if (ufile->ucontext) {
 		destroy_all_uobjects(ufile, why);

@@ -13,7 +13,12 @@
  *   cmd_write.c       write(): the legacy command table and its handlers
  *   methods_device.c  methods of UVERBS_OBJECT_DEVICE
  *   methods_pd.c      the PD object type and its ioctl methods
+ *   methods_cq.c      CQs and completion channels, write and ioctl
+ *   methods_mr.c      MRs and MWs, write and ioctl
+ *   event.c           the event queue behind async and completion files
  *   async.c           the async event file
+ *   mmap.c            kernel buffers drivers map into userspace
+ *   umem.c            pinned user memory for drivers
  */
 #ifndef ORDMA_UVERBS_H
 #define ORDMA_UVERBS_H
@@ -26,10 +31,12 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 #include <uapi/rdma/ib_user_ioctl_cmds.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
@@ -76,6 +83,15 @@ struct ib_uverbs_file {
 	struct xarray idr;		/* handle -> ib_uobject (idr types) */
 	spinlock_t uobjects_lock;	/* protects @uobjects */
 	struct list_head uobjects;	/* committed objects, newest first */
+
+	/*
+	 * Mappings (mmap.c): the inode's address space, which holds every
+	 * VMA of the file (NULL once the file is closed); @mmap_revoked,
+	 * set at disassociation under @mmap_rwsem, makes faults fail.
+	 */
+	struct address_space *mapping;
+	struct rw_semaphore mmap_rwsem;
+	bool mmap_revoked;
 };
 
 /* Why an object is being destroyed. */
@@ -230,6 +246,10 @@ struct uv_attr_spec {
 	UV_PTR_OUT(UVERBS_ATTR_UHW_OUT, UV_MIN_SIZE(0), UV_OPTIONAL,	\
 		   .is_udata = 1)
 
+/* Fixed-size scalars in PTR_IN form (libibverbs' fill_attr_in_uint32()). */
+#define UV_PTR_IN_TYPE(_id, _type, ...)					\
+	UV_PTR_IN(_id, UV_SIZE_OF(_type), __VA_ARGS__)
+
 /* The most attributes one method may declare. */
 #define UV_MAX_METHOD_ATTRS	16
 
@@ -346,6 +366,8 @@ int uverbs_copy_to(const struct uverbs_attr_bundle *attrs, u16 id,
 int uverbs_copy_to_struct_or_zero(const struct uverbs_attr_bundle *attrs,
 				  u16 id, const void *from, size_t size);
 int uverbs_output_written(const struct uverbs_attr_bundle *attrs, u16 id);
+int uverbs_copy_from(void *to, const struct uverbs_attr_bundle *attrs, u16 id,
+		     size_t size);
 void uverbs_fill_udata(const struct uverbs_attr_bundle *attrs,
 		       struct ib_udata *udata, u16 in_id, u16 out_id);
 void uverbs_finalize_uobj_create(struct uverbs_attr_bundle *attrs, u16 id);
@@ -358,11 +380,71 @@ bool uverbs_user_is_zero(const void __user *p, size_t len);
 ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
 		     loff_t *pos);
 int uverbs_invoke_write(struct uverbs_attr_bundle *attrs, u32 command);
+int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len);
+int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+		    size_t len);
+
+/* event.c: what async event files and completion channels queue */
+struct uverbs_event_queue {
+	spinlock_t lock;		/* everything here, and the obj lists */
+	struct list_head events;
+	bool closed;			/* no more events; -EIO once drained */
+	wait_queue_head_t wait;
+	struct fasync_struct *fasync;
+};
+
+void uverbs_event_queue_init(struct uverbs_event_queue *q);
+/*
+ * Queue one event (@desc is @len bytes).  An event about an object is
+ * linked into @obj_list (under q->lock) so that the object's destruction
+ * can take back what is unread, and bumps *@counter when it is read.
+ */
+void uverbs_event_add(struct uverbs_event_queue *q, const void *desc,
+		      size_t len, struct list_head *obj_list, u32 *counter);
+ssize_t uverbs_event_read(struct uverbs_event_queue *q, struct file *filp,
+			  char __user *buf, size_t count, size_t desc_len);
+__poll_t uverbs_event_poll(struct uverbs_event_queue *q, struct file *filp,
+			   struct poll_table_struct *wait);
+/* No more events: readers drain what is queued, then get -EIO. */
+void uverbs_event_close(struct uverbs_event_queue *q);
+/* Close and discard whatever is queued. */
+void uverbs_event_drain(struct uverbs_event_queue *q);
+/* Discard the unread events of one object. */
+void uverbs_event_forget(struct uverbs_event_queue *q,
+			 struct list_head *obj_list);
 
 /* async.c */
 extern const struct uverbs_obj_type uverbs_async_event_type;
 extern const struct uv_method_table uverbs_async_methods;
 void uverbs_async_file_init(struct ib_uobject *uobj);
+struct uverbs_event_queue *uverbs_async_queue(struct ib_uobject *uobj);
+struct ib_uobject *uverbs_get_async_file(struct ib_uverbs_file *ufile,
+					 struct ib_uobject *named);
+
+/* mmap.c */
+void uverbs_revoke_mmaps(struct ib_uverbs_file *ufile);
+void uverbs_forget_mmaps(struct ib_ucontext *uctx);
+
+/* methods_cq.c */
+extern const struct uverbs_obj_type uverbs_cq_type;
+extern const struct uverbs_obj_type uverbs_comp_channel_type;
+extern const struct uv_method_table uverbs_cq_methods;
+int uverbs_cmd_create_comp_channel(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_create_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_ex_create_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_resize_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_req_notify_cq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_destroy_cq(struct uverbs_attr_bundle *attrs);
+
+/* methods_mr.c */
+extern const struct uverbs_obj_type uverbs_mr_type;
+extern const struct uverbs_obj_type uverbs_mw_type;
+extern const struct uv_method_table uverbs_mr_methods;
+int uverbs_cmd_reg_mr(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_rereg_mr(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_dereg_mr(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_alloc_mw(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_dealloc_mw(struct uverbs_attr_bundle *attrs);
 
 /* methods_device.c */
 extern const struct uv_method_table uverbs_device_methods;

@@ -2,8 +2,11 @@
 /*
  * The device model shared by ib_core, ib_uverbs and the drivers: devices,
  * ports, their attributes, the GID table, and the verbs objects userspace
- * creates (ucontext, PD).  Values that cross into userspace use the UAPI
- * types and constants of the target kernel; the rest are IBTA values.
+ * creates (ucontext, PD, CQ, MR, MW).  Values that cross into userspace use
+ * the UAPI types and constants of the target kernel; the rest are IBTA
+ * values.  The last part declares what ib_uverbs offers drivers: pinned
+ * user memory (struct ib_umem) and kernel buffers mapped into userspace
+ * (struct ib_mmap_buf).
  */
 #ifndef ORDMA_IB_VERBS_H
 #define ORDMA_IB_VERBS_H
@@ -249,10 +252,17 @@ enum ib_event_type {
 	IB_EVENT_WQ_FATAL,
 };
 
+struct ib_cq;
+
 struct ib_event {
 	struct ib_device *device;
 	enum ib_event_type event;
 	u32 port_num;
+	/*
+	 * IB_EVENT_CQ_ERR: the CQ.  Per-object events go to the object's own
+	 * event_handler, never through ib_dispatch_event().
+	 */
+	struct ib_cq *cq;
 };
 
 struct ib_event_handler {
@@ -261,22 +271,126 @@ struct ib_event_handler {
 	struct list_head list;
 };
 
+struct ib_ucontext;
+
+/*
+ * The driver's part of a command: its private request and response.
+ * @uctx is the ucontext the command acts in, for drivers that export
+ * memory to it (set by ib_uverbs when it calls the driver, else NULL).
+ */
 struct ib_udata {
 	const void __user *inbuf;
 	void __user *outbuf;
 	size_t inlen;
 	size_t outlen;
+	struct ib_ucontext *uctx;
 };
 
 struct ib_ucontext {
 	struct ib_device *device;
 	struct ib_uverbs_file *ufile;	/* owned by ib_uverbs */
+	struct xarray mmap_xa;		/* mmap page offset -> ib_mmap_buf */
 };
 
 struct ib_pd {
 	struct ib_device *device;
 	struct ib_uobject *uobject;
 	atomic_t usecnt;	/* objects that reference this PD */
+};
+
+/* Completion queues */
+
+enum ib_cq_notify_flags {
+	IB_CQ_SOLICITED			= 1 << 0,
+	IB_CQ_NEXT_COMP			= 1 << 1,
+	IB_CQ_SOLICITED_MASK		= IB_CQ_SOLICITED | IB_CQ_NEXT_COMP,
+	/* req_notify_cq returns 1 if completions are already waiting */
+	IB_CQ_REPORT_MISSED_EVENTS	= 1 << 2,
+};
+
+struct ib_cq_init_attr {
+	unsigned int cqe;	/* as asked; a driver may round it up */
+	u32 comp_vector;
+	u32 flags;		/* enum ib_uverbs_ex_create_cq_flags */
+};
+
+typedef void (*ib_comp_handler)(struct ib_cq *cq, void *cq_context);
+
+/*
+ * A completion queue.  The creator sets the handlers: @comp_handler runs
+ * when an armed CQ gets a completion, @event_handler on IB_EVENT_CQ_ERR
+ * (a completion was lost because the CQ was full); both get @cq_context
+ * and may be called from any context, including hard interrupts.
+ */
+struct ib_cq {
+	struct ib_device *device;
+	struct ib_uobject *uobject;
+	ib_comp_handler comp_handler;
+	void (*event_handler)(struct ib_event *event, void *cq_context);
+	void *cq_context;
+	int cqe;		/* capacity, set by the driver */
+	atomic_t usecnt;	/* QPs and SRQs using it: no destroy while > 0 */
+};
+
+/* Memory regions and windows */
+
+/* Access rights to memory: the values of the UAPI. */
+#define IB_ACCESS_LOCAL_WRITE		IB_UVERBS_ACCESS_LOCAL_WRITE
+#define IB_ACCESS_REMOTE_WRITE		IB_UVERBS_ACCESS_REMOTE_WRITE
+#define IB_ACCESS_REMOTE_READ		IB_UVERBS_ACCESS_REMOTE_READ
+#define IB_ACCESS_REMOTE_ATOMIC		IB_UVERBS_ACCESS_REMOTE_ATOMIC
+#define IB_ACCESS_MW_BIND		IB_UVERBS_ACCESS_MW_BIND
+#define IB_ACCESS_ZERO_BASED		IB_UVERBS_ACCESS_ZERO_BASED
+#define IB_ACCESS_ON_DEMAND		IB_UVERBS_ACCESS_ON_DEMAND
+#define IB_ACCESS_HUGETLB		IB_UVERBS_ACCESS_HUGETLB
+#define IB_ACCESS_RELAXED_ORDERING	IB_UVERBS_ACCESS_RELAXED_ORDERING
+/* Bits a driver may ignore: userspace sets them as hints. */
+#define IB_ACCESS_OPTIONAL		IB_UVERBS_ACCESS_OPTIONAL_RANGE
+/* Everything the target kernel's verbs know. */
+#define IB_ACCESS_SUPPORTED \
+	(((IB_ACCESS_HUGETLB << 1) - 1) | IB_ACCESS_OPTIONAL)
+#define IB_ACCESS_REMOTE \
+	(IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)
+
+/* Whether memory with these rights can be written by the device. */
+static inline bool ib_access_writable(int access)
+{
+	return access & (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			 IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_MW_BIND);
+}
+
+/* What REREG_MR changes (its flags field). */
+#define IB_MR_REREG_TRANS	(1 << 0)	/* address, length, iova */
+#define IB_MR_REREG_PD		(1 << 1)
+#define IB_MR_REREG_ACCESS	(1 << 2)
+#define IB_MR_REREG_SUPPORTED	((IB_MR_REREG_ACCESS << 1) - 1)
+
+/*
+ * A memory region.  The caller of reg_user_mr sets @device, @pd,
+ * @uobject; the driver sets the rest.
+ */
+struct ib_mr {
+	struct ib_device *device;
+	struct ib_pd *pd;
+	struct ib_uobject *uobject;
+	u32 lkey;
+	u32 rkey;
+	u64 iova;		/* the address the device sees for byte 0 */
+	u64 length;
+	int access;		/* IB_ACCESS_* */
+};
+
+enum ib_mw_type {
+	IB_MW_TYPE_1 = 1,
+	IB_MW_TYPE_2 = 2,
+};
+
+struct ib_mw {
+	struct ib_device *device;
+	struct ib_pd *pd;
+	struct ib_uobject *uobject;
+	u32 rkey;
+	enum ib_mw_type type;
 };
 
 /* hw_counters: names from the driver, values read on demand. */
@@ -291,6 +405,7 @@ struct rdma_hw_stats {
 };
 
 struct ib_device;
+struct vm_area_struct;
 
 /*
  * What a driver implements.  Its objects are allocated by the caller
@@ -320,6 +435,41 @@ struct ib_device_ops {
 	int (*alloc_pd)(struct ib_pd *pd, struct ib_udata *udata);
 	int (*dealloc_pd)(struct ib_pd *pd, struct ib_udata *udata);
 
+	/*
+	 * mmap() of the command fd by a process with @uctx: map what the
+	 * driver exported (with ib_mmap_buf_alloc(), then ib_mmap_buf_map()).
+	 */
+	int (*mmap)(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+
+	/*
+	 * CQs.  destroy_cq is only called when cq->usecnt is zero and must
+	 * not fail then except for a driver's own reasons; once it returns
+	 * 0 neither handler of the CQ runs any more.  resize_cq sets
+	 * cq->cqe.  req_notify_cq arms the CQ for the next completion
+	 * (IB_CQ_NEXT_COMP) or the next solicited one (IB_CQ_SOLICITED).
+	 */
+	int (*create_cq)(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+			 struct ib_udata *udata);
+	int (*destroy_cq)(struct ib_cq *cq, struct ib_udata *udata);
+	int (*resize_cq)(struct ib_cq *cq, int cqe, struct ib_udata *udata);
+	int (*req_notify_cq)(struct ib_cq *cq, enum ib_cq_notify_flags flags);
+
+	/*
+	 * MRs of user memory.  The caller checked @access against
+	 * IB_ACCESS_SUPPORTED and the local-write rule.  rereg_user_mr
+	 * changes what @flags (IB_MR_REREG_*) say in place: on success the
+	 * driver has updated mr->pd (to @pd), iova, length, access and keys;
+	 * on failure the MR is unchanged.  The caller moves the PD usecnt.
+	 */
+	int (*reg_user_mr)(struct ib_mr *mr, u64 start, u64 length, u64 iova,
+			   int access, struct ib_udata *udata);
+	int (*rereg_user_mr)(struct ib_mr *mr, int flags, u64 start,
+			     u64 length, u64 iova, int access,
+			     struct ib_pd *pd, struct ib_udata *udata);
+	int (*dereg_mr)(struct ib_mr *mr, struct ib_udata *udata);
+	int (*alloc_mw)(struct ib_mw *mw, struct ib_udata *udata);
+	int (*dealloc_mw)(struct ib_mw *mw);
+
 	/* hw_counters of a port (sysfs and `rdma statistic`) */
 	struct rdma_hw_stats *(*alloc_hw_port_stats)(struct ib_device *ibdev,
 						     u32 port);
@@ -333,6 +483,9 @@ struct ib_device_ops {
 
 	size_t size_ib_ucontext;
 	size_t size_ib_pd;
+	size_t size_ib_cq;
+	size_t size_ib_mr;
+	size_t size_ib_mw;
 };
 
 struct ib_port_data;	/* core-private, per port */
@@ -446,5 +599,72 @@ int rdma_query_gid(struct ib_device *ibdev, u32 port, unsigned int index,
 ssize_t rdma_query_gid_table(struct ib_device *ibdev,
 			     struct ib_uverbs_gid_entry *entries,
 			     size_t max_entries);
+
+/* ------------------------------------------------------------------ */
+/* Provided by ib_uverbs to drivers                                    */
+/* ------------------------------------------------------------------ */
+
+struct mm_struct;
+struct page;
+
+/*
+ * User memory pinned for the device (uverbs/umem.c).  The pages stay
+ * pinned, and counted in the owner's pinned_vm (VmPin, limited by
+ * RLIMIT_MEMLOCK unless CAP_IPC_LOCK), until ib_umem_release().
+ */
+struct ib_umem {
+	struct ib_device *ibdev;
+	struct mm_struct *owning_mm;	/* whose pinned_vm counts @npages */
+	unsigned long address;		/* user address of the first byte */
+	size_t length;
+	unsigned long npages;		/* pages covering the range */
+	struct page **pages;		/* in address order */
+	bool writable;			/* pinned for writing */
+};
+
+/*
+ * Pin [@addr, @addr + @length) for a region with rights @access.  Errors:
+ * -EINVAL (empty or wrapping range), -EPERM (RLIMIT_MEMLOCK is 0 and no
+ * CAP_IPC_LOCK), -ENOMEM (over the limit, or no memory), -EFAULT (not
+ * mapped, or not writable when @access needs it), -EOPNOTSUPP (on-demand
+ * paging), -EINTR (killed while pinning).
+ */
+struct ib_umem *ib_umem_get(struct ib_device *ibdev, unsigned long addr,
+			    size_t length, int access);
+void ib_umem_release(struct ib_umem *umem);
+
+/* Offset of the first byte in the first page. */
+static inline unsigned int ib_umem_offset(const struct ib_umem *umem)
+{
+	return umem->address & ~PAGE_MASK;
+}
+
+/*
+ * A kernel buffer shared with userspace through mmap() of the command fd
+ * (uverbs/mmap.c): zeroed vmalloc_user() memory of @size bytes that the
+ * ucontext's process maps at file offset @offset, what the driver tells
+ * it in a command's response.
+ *
+ * The exporter holds one reference and gives it up with
+ * ib_mmap_buf_remove(), at the latest when the object it belongs to is
+ * destroyed: the offset is forgotten at once, the memory lives on while a
+ * mapping of it remains.  When the device is disassociated,
+ * every mapping of the command fd is torn down and later accesses get
+ * SIGBUS; the memory is never freed under a mapping.
+ */
+struct ib_mmap_buf {
+	void *vaddr;
+	size_t size;			/* a multiple of PAGE_SIZE */
+	u64 offset;
+	/* private to ib_uverbs */
+	struct kref ref;
+	struct ib_ucontext *uctx;	/* whose offset it is, until removed */
+	struct ib_uverbs_file *ufile;
+};
+
+struct ib_mmap_buf *ib_mmap_buf_alloc(struct ib_ucontext *uctx, size_t size);
+void ib_mmap_buf_remove(struct ib_mmap_buf *mb);
+/* A driver's mmap op: map the buffer @vma's offset names. */
+int ib_mmap_buf_map(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 
 #endif

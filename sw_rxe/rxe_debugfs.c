@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Debug hooks under debugfs (root only), one directory per device:
+ *
+ *   rdma_rxe/DEV/cqs       one line per CQ: "INDEX CQE COUNT NOTIFY"
+ *   rdma_rxe/DEV/cq_post   write "INDEX WR_ID STATUS SOLICITED" to post a
+ *                          completion to CQ INDEX with rxe_cq_post(), as
+ *                          the data path does; the write fails with its
+ *                          errno (-EBUSY: the CQ was full)
+ *
+ * They let tests drive the completion path (shared ring, arming, events,
+ * overflow, resize with entries) before QPs exist.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include "rxe.h"
+
+static struct dentry *rxe_debugfs_root;
+
+static int cqs_show(struct seq_file *m, void *unused)
+{
+	struct rxe_dev *rxe = m->private;
+	unsigned long index;
+	struct rxe_cq *cq;
+
+	/* A CQ in the table is not destroyed before we let go of it. */
+	xa_lock_irq(&rxe->cq_table.xa);
+	xa_for_each(&rxe->cq_table.xa, index, cq) {
+		spin_lock(&cq->lock);
+		seq_printf(m, "%lu %d %u %u\n", index, cq->ibcq.cqe,
+			   rxe_queue_count(cq->queue), cq->notify);
+		spin_unlock(&cq->lock);
+	}
+	xa_unlock_irq(&rxe->cq_table.xa);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cqs);
+
+static ssize_t cq_post_write(struct file *file, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	struct rxe_dev *rxe = file->private_data;
+	struct ib_uverbs_wc wc = {};
+	u32 index, status, solicited;
+	struct rxe_cq *cq;
+	char buf[96];
+	u64 wr_id;
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	if (sscanf(buf, "%u %llu %u %u", &index, &wr_id, &status,
+		   &solicited) != 4)
+		return -EINVAL;
+
+	cq = rxe_cq_get(rxe, index);
+	if (!cq)
+		return -ENOENT;
+	wc.wr_id = wr_id;
+	wc.status = status;
+	wc.opcode = IB_UVERBS_WC_SEND;
+	ret = rxe_cq_post(cq, &wc, solicited);
+	rxe_cq_put(cq);
+	return ret ? ret : len;
+}
+
+static const struct file_operations cq_post_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = cq_post_write,
+	.llseek = no_llseek,
+};
+
+void rxe_debugfs_add(struct rxe_dev *rxe)
+{
+	rxe->debugfs = debugfs_create_dir(ib_device_name(&rxe->ib_dev),
+					  rxe_debugfs_root);
+	debugfs_create_file("cqs", 0400, rxe->debugfs, rxe, &cqs_fops);
+	debugfs_create_file("cq_post", 0200, rxe->debugfs, rxe,
+			    &cq_post_fops);
+}
+
+/* Waits for readers and writers of the files to leave. */
+void rxe_debugfs_remove(struct rxe_dev *rxe)
+{
+	debugfs_remove(rxe->debugfs);
+	rxe->debugfs = NULL;
+}
+
+void rxe_debugfs_init(void)
+{
+	rxe_debugfs_root = debugfs_create_dir("rdma_rxe", NULL);
+}
+
+void rxe_debugfs_exit(void)
+{
+	debugfs_remove(rxe_debugfs_root);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Memory regions and windows, and what the data path needs of them.
+ *
+ * Keys: an MR's lkey is its index in the device's MR table shifted left by
+ * 8, plus a random 8-bit key; its rkey is the same value when the MR
+ * allows some remote access, else 0.  MW rkeys are built the same way from
+ * the MW table, whose indices follow the MR ones, so key >> 8 says which
+ * table a key belongs to.
+ *
+ * The data path finds an MR by key with rxe_mr_get() (a reference, under
+ * the table's lock, in any context), checks the access and range with
+ * rxe_mr_check(), moves data with rxe_mr_copy() and drops the reference
+ * with rxe_mr_put().  Deregistration and reregistration take the MR out of
+ * the table and wait for those references to go before changing anything,
+ * so a holder sees a stable MR.
+ */
+#ifndef RXE_MR_H
+#define RXE_MR_H
+
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include "rxe.h"
+
+struct rxe_mr {
+	struct ib_mr ibmr;		/* first: the core allocates us */
+	u32 index;
+	refcount_t ref;			/* the table's, and lookups' */
+	struct completion released;
+	struct ib_umem *umem;		/* the pinned pages */
+	atomic_t num_mw;		/* MWs bound to it */
+};
+
+enum rxe_mw_state {
+	RXE_MW_STATE_INVALID,
+	RXE_MW_STATE_FREE,		/* type 2, not bound */
+	RXE_MW_STATE_VALID,
+};
+
+struct rxe_mw {
+	struct ib_mw ibmw;		/* first: the core allocates us */
+	u32 index;
+	enum rxe_mw_state state;
+	refcount_t ref;
+	struct completion released;
+};
+
+static inline struct rxe_mr *to_rmr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct rxe_mr, ibmr);
+}
+
+static inline struct rxe_mw *to_rmw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct rxe_mw, ibmw);
+}
+
+/* Verbs (ib_device_ops). */
+int rxe_reg_user_mr(struct ib_mr *ibmr, u64 start, u64 length, u64 iova,
+		    int access, struct ib_udata *udata);
+int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
+		      u64 iova, int access, struct ib_pd *pd,
+		      struct ib_udata *udata);
+int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int rxe_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int rxe_dealloc_mw(struct ib_mw *ibmw);
+
+/* Data path. */
+enum rxe_mr_lookup {
+	RXE_LOOKUP_LOCAL,		/* @key is an lkey */
+	RXE_LOOKUP_REMOTE,		/* @key is an rkey */
+};
+
+/* The MR @key names, referenced, or NULL (no such key, stale key). */
+struct rxe_mr *rxe_mr_get(struct rxe_dev *rxe, u32 key,
+			  enum rxe_mr_lookup type);
+void rxe_mr_put(struct rxe_mr *mr);
+/*
+ * Whether @pd may use [@iova, @iova + @length) of @mr with @access
+ * (IB_ACCESS_* needed, 0 for a local read): -EACCES for a PD or rights
+ * mismatch, -EFAULT out of range.
+ */
+int rxe_mr_check(struct rxe_mr *mr, struct ib_pd *pd, int access, u64 iova,
+		 u64 length);
+
+enum rxe_copy_dir {
+	RXE_COPY_TO_MR,
+	RXE_COPY_FROM_MR,
+};
+
+/* Copy between @buf and the MR at @iova (checked with rxe_mr_check()). */
+void rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u64 length,
+		 enum rxe_copy_dir dir);
+
+#endif

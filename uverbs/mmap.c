@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Kernel buffers mapped into userspace through mmap() of the command fd,
+ * the way rxe shares its queues with librxe.
+ *
+ * A driver allocates a buffer for a ucontext with ib_mmap_buf_alloc(); it
+ * gets an offset unique within that ucontext (a page index in the
+ * ucontext's mmap_xa, shifted by PAGE_SHIFT), which the driver returns to
+ * userspace in a command's response.  mmap() at that offset maps the
+ * buffer (remap_vmalloc_range()); the offset only names the buffer until
+ * the driver removes it, the memory lives on until the last mapping of
+ * it is gone.  References: the exporter's one, dropped by
+ * ib_mmap_buf_remove(), and one per VMA.  A VMA holds the command file
+ * (vm_file), so the ib_uverbs_file outlives every mapping.
+ *
+ * Disassociation (the device goes away under open files) must leave no
+ * process able to reach driver state through old mappings: the file is
+ * marked revoked and every mapping of the command fd's inode is zapped;
+ * later faults of a revoked file get SIGBUS.  Zapping the whole inode may
+ * hit other files that share it; their mappings are simply faulted in
+ * again (the fault handler serves any page of a live buffer), so this is
+ * harmless.
+ */
+#include <linux/mm.h>
+#include <linux/pfn_t.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "uverbs.h"
+
+static void mmap_buf_free(struct kref *ref)
+{
+	struct ib_mmap_buf *mb = container_of(ref, struct ib_mmap_buf, ref);
+
+	vfree(mb->vaddr);
+	kfree(mb);
+}
+
+/*
+ * A zeroed buffer of @size bytes (rounded up to pages) for @uctx, with a
+ * fresh mmap offset.  Returns an ERR_PTR: -EINVAL, -ENOMEM, -ENOSPC (the
+ * ucontext has used every offset).
+ */
+struct ib_mmap_buf *ib_mmap_buf_alloc(struct ib_ucontext *uctx, size_t size)
+{
+	struct ib_mmap_buf *mb;
+	u32 index;
+	int ret;
+
+	if (!uctx || !size || size > INT_MAX)
+		return ERR_PTR(-EINVAL);
+	mb = kzalloc(sizeof(*mb), GFP_KERNEL);
+	if (!mb)
+		return ERR_PTR(-ENOMEM);
+	mb->size = PAGE_ALIGN(size);
+	mb->vaddr = vmalloc_user(mb->size);
+	if (!mb->vaddr) {
+		kfree(mb);
+		return ERR_PTR(-ENOMEM);
+	}
+	kref_init(&mb->ref);
+	mb->uctx = uctx;
+	mb->ufile = uctx->ufile;
+
+	/* Offset 0 is never handed out: it is what a zeroed response says. */
+	ret = xa_alloc(&uctx->mmap_xa, &index, mb, XA_LIMIT(1, U32_MAX),
+		       GFP_KERNEL);
+	if (ret) {
+		vfree(mb->vaddr);
+		kfree(mb);
+		return ERR_PTR(ret == -EBUSY ? -ENOSPC : ret);
+	}
+	mb->offset = (u64)index << PAGE_SHIFT;
+	return mb;
+}
+EXPORT_SYMBOL(ib_mmap_buf_alloc);
+
+/*
+ * The exporter is done with @mb: new mmap() calls no longer find it, and
+ * the memory is freed once no mapping uses it.  @mb may be NULL.
+ */
+void ib_mmap_buf_remove(struct ib_mmap_buf *mb)
+{
+	if (!mb)
+		return;
+	if (mb->uctx)
+		xa_erase(&mb->uctx->mmap_xa, mb->offset >> PAGE_SHIFT);
+	mb->uctx = NULL;
+	kref_put(&mb->ref, mmap_buf_free);
+}
+EXPORT_SYMBOL(ib_mmap_buf_remove);
+
+/* fork() copies the VMA, munmap() or mprotect() of a part splits it. */
+static void mmap_buf_vm_open(struct vm_area_struct *vma)
+{
+	struct ib_mmap_buf *mb = vma->vm_private_data;
+
+	kref_get(&mb->ref);
+}
+
+static void mmap_buf_vm_close(struct vm_area_struct *vma)
+{
+	struct ib_mmap_buf *mb = vma->vm_private_data;
+
+	kref_put(&mb->ref, mmap_buf_free);
+}
+
+/*
+ * Pages are mapped at mmap() time; a fault means they were zapped (by the
+ * disassociation of another file of the same inode) or never copied (a
+ * child after fork()).  Serve the buffer's page unless this file was
+ * revoked.  The check and the insertion are one step with respect to
+ * uverbs_revoke_mmaps(), so no page is mapped after its zap.
+ */
+static vm_fault_t mmap_buf_vm_fault(struct vm_fault *vmf)
+{
+	struct ib_mmap_buf *mb = vmf->vma->vm_private_data;
+	struct ib_uverbs_file *ufile = mb->ufile;
+	unsigned long first = mb->offset >> PAGE_SHIFT;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	struct page *page;
+
+	if (vmf->pgoff < first || vmf->pgoff - first >= mb->size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	page = vmalloc_to_page(mb->vaddr +
+			       ((vmf->pgoff - first) << PAGE_SHIFT));
+
+	down_read(&ufile->mmap_rwsem);
+	/* VM_MIXEDMAP (set by remap_vmalloc_range()) allows this here. */
+	if (!ufile->mmap_revoked)
+		ret = vmf_insert_mixed(vmf->vma, vmf->address,
+				       page_to_pfn_t(page));
+	up_read(&ufile->mmap_rwsem);
+	return ret;
+}
+
+static const struct vm_operations_struct mmap_buf_vm_ops = {
+	.open = mmap_buf_vm_open,
+	.close = mmap_buf_vm_close,
+	.fault = mmap_buf_vm_fault,
+};
+
+/*
+ * Map the buffer whose offset is @vma's.  The mapping must be shared, not
+ * executable, and no larger than the buffer.  Errors: -EINVAL (no such
+ * buffer, too large, private), -EPERM (executable).
+ */
+int ib_mmap_buf_map(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+	struct ib_mmap_buf *mb;
+	int ret;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+	if (vma->vm_pgoff > U32_MAX)
+		return -EINVAL;
+
+	/* An entry in the xarray still has the exporter's reference. */
+	xa_lock(&uctx->mmap_xa);
+	mb = xa_load(&uctx->mmap_xa, vma->vm_pgoff);
+	if (mb)
+		kref_get(&mb->ref);
+	xa_unlock(&uctx->mmap_xa);
+	if (!mb)
+		return -EINVAL;
+
+	ret = len > mb->size ? -EINVAL : remap_vmalloc_range(vma, mb->vaddr, 0);
+	if (ret) {
+		kref_put(&mb->ref, mmap_buf_free);
+		return ret;
+	}
+	vma->vm_private_data = mb;
+	vma->vm_ops = &mmap_buf_vm_ops;
+	return 0;
+}
+EXPORT_SYMBOL(ib_mmap_buf_map);
+
+/*
+ * The ucontext goes: a buffer its driver did not remove (a driver bug)
+ * must not point at it.  Nothing else runs on the ucontext now.
+ */
+void uverbs_forget_mmaps(struct ib_ucontext *uctx)
+{
+	struct ib_mmap_buf *mb;
+	unsigned long index;
+
+	xa_for_each(&uctx->mmap_xa, index, mb)
+		mb->uctx = NULL;
+	xa_destroy(&uctx->mmap_xa);
+}
+
+/*
+ * Disassociation: no mapping of @ufile may reach its buffers any more.
+ * Called with hw_destroy_rwsem held for write, before the objects (and
+ * their buffers) are destroyed.
+ */
+void uverbs_revoke_mmaps(struct ib_uverbs_file *ufile)
+{
+	down_write(&ufile->mmap_rwsem);
+	ufile->mmap_revoked = true;
+	up_write(&ufile->mmap_rwsem);
+	/* Once closed, the file has no mapping, and its inode may be gone. */
+	if (ufile->mapping)
+		unmap_mapping_range(ufile->mapping, 0, 0, 1);
+}

@@ -33,6 +33,9 @@ static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = { .type = NLA_U8 },
 	[RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE] = { .type = NLA_U8 },
 	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { .type = NLA_U8 },
+	[RDMA_NLDEV_ATTR_STAT_RES]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_STAT_MODE]	= { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] = { .type = NLA_U32 },
 };
 
 static int nldev_parse(const struct nlmsghdr *nlh, struct nlattr **tb,
@@ -364,6 +367,186 @@ static int nldev_sys_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	return nldev_reply_send(skb, msg, nlh);
 }
 
+/* `rdma res`: how many objects of each kind the device has. */
+static int fill_res_summary(struct sk_buff *msg, struct ib_device *ibdev)
+{
+	static const char * const names[IB_RES_MAX] = {
+		[IB_RES_PD] = "pd", [IB_RES_CQ] = "cq", [IB_RES_QP] = "qp",
+		[IB_RES_CM_ID] = "cm_id", [IB_RES_MR] = "mr",
+		[IB_RES_CTX] = "ctx", [IB_RES_SRQ] = "srq",
+	};
+	struct nlattr *table, *entry;
+	int i;
+
+	if (fill_dev_handle(msg, ibdev))
+		return -EMSGSIZE;
+	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_RES_SUMMARY);
+	if (!table)
+		return -EMSGSIZE;
+	for (i = 0; i < IB_RES_MAX; i++) {
+		entry = nla_nest_start(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+		if (!entry ||
+		    nla_put_string(msg, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME,
+				   names[i]) ||
+		    nla_put_u64_64bit(msg,
+				      RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR,
+				      atomic_read(&ibdev->res_count[i]),
+				      RDMA_NLDEV_ATTR_PAD)) {
+			nla_nest_cancel(msg, table);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, entry);
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
+static int nldev_res_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *ibdev;
+	struct sk_buff *msg;
+	int ret;
+
+	if (nldev_parse(nlh, tb, extack))
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+	ret = -ENOMEM;
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_RES_GET, &nlh);
+	if (msg) {
+		ret = fill_res_summary(msg, ibdev);
+		if (ret)
+			nlmsg_free(msg);
+		else
+			ret = nldev_reply_send(skb, msg, nlh);
+	}
+	ib_device_put(ibdev);
+	return ret;
+}
+
+static int nldev_res_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	unsigned long index = cb->args[0];
+	struct ib_device *ibdev;
+	struct nlmsghdr *nlh;
+
+	while ((ibdev = ib_device_get_next(&index))) {
+		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq,
+				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+						 RDMA_NLDEV_CMD_RES_GET),
+				0, NLM_F_MULTI);
+		if (!nlh || fill_res_summary(skb, ibdev)) {
+			if (nlh)
+				nlmsg_cancel(skb, nlh);
+			ib_device_put(ibdev);
+			break;	/* this skb is full: resume here next time */
+		}
+		nlmsg_end(skb, nlh);
+		cb->args[0] = index;
+		ib_device_put(ibdev);
+	}
+	return skb->len;
+}
+
+/* One "name value" pair of a hw counter table. */
+static int fill_hwcounter_entry(struct sk_buff *msg, const char *name, u64 v)
+{
+	struct nlattr *entry;
+
+	entry = nla_nest_start(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	if (!entry)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME,
+			   name) ||
+	    nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE,
+			      v, RDMA_NLDEV_ATTR_PAD)) {
+		nla_nest_cancel(msg, entry);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, entry);
+	return 0;
+}
+
+/* The port's hw counters, fresh from the driver, as a nested table. */
+static int fill_port_hwcounters(struct sk_buff *msg, struct ib_device *ibdev,
+				u32 port)
+{
+	struct ib_port_data *pdata = ib_port(ibdev, port);
+	struct rdma_hw_stats *stats = pdata->hw_stats;
+	struct nlattr *table;
+	int i, n, ret = 0;
+
+	mutex_lock(&pdata->hw_stats_lock);
+	n = ibdev->ops.get_hw_stats(ibdev, stats, port, 0);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	if (!table) {
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	for (i = 0; i < stats->num_counters && !ret; i++)
+		ret = fill_hwcounter_entry(msg, stats->descs[i].name,
+					   stats->value[i]);
+	if (ret)
+		nla_nest_cancel(msg, table);
+	else
+		nla_nest_end(msg, table);
+out:
+	mutex_unlock(&pdata->hw_stats_lock);
+	return ret;
+}
+
+/*
+ * `rdma statistic show`: a port's default counters.  Per-QP counters
+ * (STAT_RES set, and the dump form which needs it) are not supported:
+ * -EINVAL, as in-tree answers a device without them.
+ */
+static int nldev_stat_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			       struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct ib_device *ibdev;
+	struct sk_buff *msg;
+	u32 port;
+	int ret;
+
+	if (nldev_parse(nlh, tb, extack) || tb[RDMA_NLDEV_ATTR_STAT_RES] ||
+	    !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+	ret = -EINVAL;
+	port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (!port_valid(ibdev, port) || !ibdev->ops.get_hw_stats ||
+	    !ib_port(ibdev, port)->hw_stats)
+		goto out;
+	ret = -ENOMEM;
+	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_STAT_GET, &nlh);
+	if (msg) {
+		ret = fill_dev_handle(msg, ibdev);
+		if (!ret && nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port))
+			ret = -EMSGSIZE;
+		if (!ret)
+			ret = fill_port_hwcounters(msg, ibdev, port);
+		if (ret)
+			nlmsg_free(msg);
+		else
+			ret = nldev_reply_send(skb, msg, nlh);
+	}
+out:
+	ib_device_put(ibdev);
+	return ret;
+}
+
 static int nldev_newlink(struct sk_buff *skb, struct nlmsghdr *nlh,
 			 struct netlink_ext_ack *extack)
 {
@@ -462,6 +645,13 @@ const struct rdma_nl_handler nldev_handlers[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_PORT_GET] = {
 		.doit = nldev_port_get_doit,
 		.dump = nldev_port_get_dumpit,
+	},
+	[RDMA_NLDEV_CMD_RES_GET] = {
+		.doit = nldev_res_get_doit,
+		.dump = nldev_res_get_dumpit,
+	},
+	[RDMA_NLDEV_CMD_STAT_GET] = {
+		.doit = nldev_stat_get_doit,
 	},
 	[RDMA_NLDEV_CMD_SYS_GET] = {
 		.doit = nldev_sys_get_doit,

@@ -67,6 +67,17 @@ for stack in stock ours; do
 		--name cq-mr -- tests/vm/cq_mr.sh
 done
 
+# The data path (pingpongs, perftest, the whole pyverbs suite, kill -9),
+# on both stacks; then the pyverbs results compared.
+for stack in stock ours; do
+	rm -rf "build/test-logs/datapath-$stack"
+	suite "vm-datapath-$stack" scripts/vm-run.sh --stack "$stack" \
+		--name datapath --mem 3072 --timeout 2400 \
+		--out "build/test-logs/datapath-$stack" -- tests/vm/datapath.sh
+done
+suite compare-datapath tests/compare-datapath.sh \
+	build/test-logs/datapath-stock build/test-logs/datapath-ours
+
 echo "== done in $(($(date +%s) - t0))s on kernel $kabi"
 echo "total: $passed passed, $failed failed"
 [ "$failed" = 0 ]

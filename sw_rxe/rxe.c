@@ -8,7 +8,7 @@
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <ordma/version.h>
-#include "rxe.h"
+#include "rxe_loc.h"
 
 static struct rxe_dev *rxe_get_by_netdev(struct net_device *ndev)
 {
@@ -71,6 +71,12 @@ static int __init rxe_module_init(void)
 {
 	int ret;
 
+	ret = rxe_wq_init();
+	if (ret)
+		return ret;
+	ret = rxe_net_init();
+	if (ret)
+		goto err_wq;
 	rxe_debugfs_init();
 	ret = register_netdevice_notifier(&rxe_netdev_nb);
 	if (ret)
@@ -85,6 +91,9 @@ static int __init rxe_module_init(void)
 
 err_debugfs:
 	rxe_debugfs_exit();
+	rxe_net_exit();
+err_wq:
+	rxe_wq_exit();
 	return ret;
 }
 
@@ -94,6 +103,8 @@ static void __exit rxe_module_exit(void)
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&rxe_netdev_nb);
 	rxe_debugfs_exit();
+	rxe_net_exit();
+	rxe_wq_exit();
 }
 
 module_init(rxe_module_init);

@@ -10,6 +10,7 @@
 #include <linux/xarray.h>
 #include <ordma/ib_core.h>
 #include "rxe_queue.h"
+#include <linux/rbtree.h>
 
 /* The provider ABI librxe checks at GET_CONTEXT. */
 #define RXE_UVERBS_ABI_VERSION	2
@@ -20,7 +21,11 @@
 /* Limits and object index ranges, as in-tree rxe has them. */
 #define RXE_MAX_VALUE		(1 << 20)
 #define RXE_MIN_QP_INDEX	16
+#define RXE_MAX_QP_INDEX	0x00020000
 #define RXE_MIN_SRQ_INDEX	0x00020001
+#define RXE_MAX_SRQ_INDEX	0x00040000
+#define RXE_MIN_AH_INDEX	1
+#define RXE_MAX_AH_INDEX	0x00008000
 #define RXE_MAX_CQ_INDEX	RXE_MAX_VALUE
 #define RXE_MIN_MR_INDEX	1
 #define RXE_MAX_MR_INDEX	(RXE_MAX_VALUE >> 1)
@@ -68,10 +73,23 @@ struct rxe_dev {
 	struct ib_port_attr port_attr;
 
 	atomic64_t counters[RXE_NUM_COUNTERS];
+	/*
+	 * Received packets dropped as malformed or not for any QP; not a
+	 * hw_counter (those are in-tree rxe's set), shown in debugfs.
+	 */
+	atomic_t rcv_drops;
 
 	struct rxe_table cq_table;
 	struct rxe_table mr_table;
 	struct rxe_table mw_table;
+	struct rxe_table qp_table;	/* QPN -> struct rxe_qp */
+	struct rxe_table srq_table;	/* SRQ number -> struct rxe_srq */
+	struct rxe_table ah_table;	/* AH number -> struct rxe_ah */
+
+	/* multicast groups (rxe_mcast.c) */
+	spinlock_t mcg_lock;
+	struct rb_root mcg_tree;
+	atomic_t mcg_num;
 #ifdef CONFIG_DEBUG_FS
 	struct dentry *debugfs;
 #endif
@@ -145,6 +163,14 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
 /* The CQ numbered @index, referenced, or NULL. */
 struct rxe_cq *rxe_cq_get(struct rxe_dev *rxe, u32 index);
 void rxe_cq_put(struct rxe_cq *cq);
+
+/* Lookups take a reference on the object (rxe_*_put() drops it). */
+struct rxe_qp;
+struct rxe_srq;
+struct rxe_ah;
+
+/* The workqueue every QP's requester, completer and responder run on. */
+extern struct workqueue_struct *rxe_wq;
 
 /* rxe_debugfs.c */
 #ifdef CONFIG_DEBUG_FS

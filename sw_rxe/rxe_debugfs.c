@@ -80,6 +80,8 @@ void rxe_debugfs_add(struct rxe_dev *rxe)
 	rxe->debugfs = debugfs_create_dir(ib_device_name(&rxe->ib_dev),
 					  rxe_debugfs_root);
 	debugfs_create_file("cqs", 0400, rxe->debugfs, rxe, &cqs_fops);
+	debugfs_create_atomic_t("rcv_drops", 0400, rxe->debugfs,
+				&rxe->rcv_drops);
 	debugfs_create_file("cq_post", 0200, rxe->debugfs, rxe,
 			    &cq_post_fops);
 }

@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Memory regions of user memory and memory windows.  Registration pins the
- * pages (ib_umem_get(), which also counts them against RLIMIT_MEMLOCK) and
+ * Memory regions of user memory.  Registration pins the pages
+ * (ib_umem_get(), which also counts them against RLIMIT_MEMLOCK) and
  * publishes the MR under its keys; the page list stays with the MR for the
- * data path (rxe_mr_copy()).
+ * data path (rxe_mr_copy(), rxe_dma_copy()).
  *
  * Reregistration, which in-tree 6.1 rxe lacks, changes the MR in place:
  * whatever may fail (pinning a new range, or the old one again for
  * writing) is done first; then the MR leaves the table, lookups drain,
  * the new translation, rights and PD are installed and the MR returns
  * under the same keys (the rkey follows the remote rights).
+ *
+ * Neither deregistration nor reregistration is allowed while memory
+ * windows are bound to the MR (-EINVAL, as in-tree deregistration, IBA
+ * 10.6.7.2.6): a bound window relies on the MR staying what it was.
+ * Binding needs a lookup of the MR, so once the MR is out of the table
+ * and drained, the count can only fall: it is checked again then.
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
-#include "rxe_mr.h"
+#include "rxe_loc.h"
 
-/* A random 8-bit key, other than @old's when @old >= 0. */
-static u8 rxe_new_key(int old)
+u8 rxe_new_key(int old)
 {
 	u8 key;
 
@@ -36,6 +41,14 @@ static void rxe_mr_quiesce(struct rxe_mr *mr)
 {
 	if (!refcount_dec_and_test(&mr->ref))
 		wait_for_completion(&mr->released);
+}
+
+/* Back into the table after rxe_mr_quiesce(), under the same keys. */
+static void rxe_mr_republish(struct rxe_dev *rxe, struct rxe_mr *mr)
+{
+	refcount_set(&mr->ref, 1);
+	reinit_completion(&mr->released);
+	rxe_table_publish(&rxe->mr_table, mr->index, mr);
 }
 
 int rxe_reg_user_mr(struct ib_mr *ibmr, u64 start, u64 length, u64 iova,
@@ -79,6 +92,8 @@ int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
 	int new_access = flags & IB_MR_REREG_ACCESS ? access : ibmr->access;
 	struct ib_umem *umem = NULL, *old = NULL;
 
+	if (atomic_read(&mr->num_mw))
+		return -EINVAL;
 	if (flags & IB_MR_REREG_TRANS) {
 		if (start != (unsigned long)start ||
 		    length != (size_t)length)
@@ -95,6 +110,12 @@ int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
 	/* The index stays reserved while the MR is away. */
 	xa_store_irq(&rxe->mr_table.xa, mr->index, NULL, GFP_KERNEL);
 	rxe_mr_quiesce(mr);
+	if (atomic_read(&mr->num_mw)) {
+		/* A bind won the race: leave the MR as it was. */
+		rxe_mr_republish(rxe, mr);
+		ib_umem_release(umem);
+		return -EINVAL;
+	}
 
 	if (umem) {
 		old = mr->umem;
@@ -111,9 +132,7 @@ int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
 	if (flags & IB_MR_REREG_PD)
 		ibmr->pd = pd;
 
-	refcount_set(&mr->ref, 1);
-	reinit_completion(&mr->released);
-	rxe_table_publish(&rxe->mr_table, mr->index, mr);
+	rxe_mr_republish(rxe, mr);
 	ib_umem_release(old);
 	return 0;
 }
@@ -123,41 +142,18 @@ int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct rxe_dev *rxe = to_rdev(ibmr->device);
 	struct rxe_mr *mr = to_rmr(ibmr);
 
-	/* IBA 10.6.7.2.6: not while windows are bound to it. */
 	if (atomic_read(&mr->num_mw))
 		return -EINVAL;
-	rxe_table_remove(&rxe->mr_table, mr->index);
+	/* Not rxe_table_remove(): the index is kept until we are sure. */
+	xa_store_irq(&rxe->mr_table.xa, mr->index, NULL, GFP_KERNEL);
 	rxe_mr_quiesce(mr);
+	if (atomic_read(&mr->num_mw)) {
+		rxe_mr_republish(rxe, mr);
+		return -EINVAL;
+	}
+	rxe_table_remove(&rxe->mr_table, mr->index);
 	ib_umem_release(mr->umem);
 	mr->umem = NULL;
-	return 0;
-}
-
-/* Windows are allocated here; binding them is the data path's work. */
-int rxe_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
-{
-	struct rxe_dev *rxe = to_rdev(ibmw->device);
-	struct rxe_mw *mw = to_rmw(ibmw);
-
-	if (rxe_table_alloc(&rxe->mw_table, &mw->index))
-		return -EINVAL;
-	refcount_set(&mw->ref, 1);
-	init_completion(&mw->released);
-	mw->state = ibmw->type == IB_MW_TYPE_2 ? RXE_MW_STATE_FREE :
-						 RXE_MW_STATE_VALID;
-	ibmw->rkey = mw->index << 8 | rxe_new_key(-1);
-	rxe_table_publish(&rxe->mw_table, mw->index, mw);
-	return 0;
-}
-
-int rxe_dealloc_mw(struct ib_mw *ibmw)
-{
-	struct rxe_dev *rxe = to_rdev(ibmw->device);
-	struct rxe_mw *mw = to_rmw(ibmw);
-
-	rxe_table_remove(&rxe->mw_table, mw->index);
-	if (!refcount_dec_and_test(&mw->ref))
-		wait_for_completion(&mw->released);
 	return 0;
 }
 
@@ -223,4 +219,66 @@ void rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u64 length,
 		off += n;
 		length -= n;
 	}
+}
+
+/*
+ * The MR behind @sge for [@iova, @iova + @len), reusing *@mr when it is
+ * the same lkey (consecutive SGEs often name one MR).  The previous MR
+ * is dropped when another one is needed.
+ */
+static int rxe_sge_mr(struct rxe_dev *rxe, struct ib_pd *pd, int access,
+		      const struct rxe_sge *sge, u64 iova, u32 len,
+		      struct rxe_mr **mr)
+{
+	if (!*mr || (*mr)->ibmr.lkey != sge->lkey) {
+		if (*mr)
+			rxe_mr_put(*mr);
+		*mr = rxe_mr_get(rxe, sge->lkey, RXE_LOOKUP_LOCAL);
+		if (!*mr)
+			return -EACCES;
+	}
+	return rxe_mr_check(*mr, pd, access, iova, len) ? -EACCES : 0;
+}
+
+/*
+ * The SGE list lives in a kernel copy of the WQE that its owner
+ * validated (num_sge within what was copied); resid is only bookkept
+ * here: the SGEs themselves say how much room there is.
+ */
+int rxe_dma_copy(struct rxe_dev *rxe, struct ib_pd *pd, int access,
+		 struct rxe_dma_info *dma, void *buf, u32 len,
+		 enum rxe_copy_dir dir)
+{
+	struct rxe_mr *mr = NULL;
+	int ret = 0;
+
+	while (len) {
+		const struct rxe_sge *sge;
+		u32 n;
+
+		if (dma->cur_sge >= dma->num_sge) {
+			ret = -ENOSPC;
+			break;
+		}
+		sge = &dma->sge[dma->cur_sge];
+		if (dma->sge_offset >= sge->length) {
+			/* Used up, or empty: zero-length SGEs are skipped. */
+			dma->cur_sge++;
+			dma->sge_offset = 0;
+			continue;
+		}
+		n = min(len, sge->length - dma->sge_offset);
+		ret = rxe_sge_mr(rxe, pd, access, sge,
+				 sge->addr + dma->sge_offset, n, &mr);
+		if (ret)
+			break;
+		rxe_mr_copy(mr, sge->addr + dma->sge_offset, buf, n, dir);
+		buf += n;
+		len -= n;
+		dma->sge_offset += n;
+		dma->resid = dma->resid > n ? dma->resid - n : 0;
+	}
+	if (mr)
+		rxe_mr_put(mr);
+	return ret;
 }

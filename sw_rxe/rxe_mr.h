@@ -28,21 +28,38 @@ struct rxe_mr {
 	refcount_t ref;			/* the table's, and lookups' */
 	struct completion released;
 	struct ib_umem *umem;		/* the pinned pages */
-	atomic_t num_mw;		/* MWs bound to it */
+	/*
+	 * MWs bound to it.  A bound MW points at its MR without holding a
+	 * reference (that would block reregistration's drain forever):
+	 * instead deregistration and reregistration refuse while this is
+	 * not zero, which keeps the MR and its translation in place.
+	 */
+	atomic_t num_mw;
 };
 
 enum rxe_mw_state {
-	RXE_MW_STATE_INVALID,
+	RXE_MW_STATE_INVALID,		/* deallocated */
 	RXE_MW_STATE_FREE,		/* type 2, not bound */
-	RXE_MW_STATE_VALID,
+	RXE_MW_STATE_VALID,		/* type 1 always, type 2 bound */
 };
 
+/*
+ * A memory window.  ibmw.rkey is its current rkey: binding changes its
+ * low 8 bits.  Everything below @lock is written under it (bind,
+ * invalidate, dealloc) and read under it by rkey lookups.
+ */
 struct rxe_mw {
 	struct ib_mw ibmw;		/* first: the core allocates us */
 	u32 index;
-	enum rxe_mw_state state;
-	refcount_t ref;
+	refcount_t ref;			/* the table's, and lookups' */
 	struct completion released;
+	spinlock_t lock;
+	enum rxe_mw_state state;
+	struct rxe_mr *mr;		/* bound with length > 0, else NULL */
+	u64 addr;			/* the window: [addr, addr + length) */
+	u64 length;
+	int access;			/* remote rights it grants */
+	u32 qpn;			/* type 2: the QP it is bound through */
 };
 
 static inline struct rxe_mr *to_rmr(struct ib_mr *ibmr)
@@ -64,6 +81,15 @@ int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
 int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 int rxe_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int rxe_dealloc_mw(struct ib_mw *ibmw);
+
+/* A random 8-bit key, other than @old's when @old >= 0. */
+u8 rxe_new_key(int old);
+
+/* Whether @key (an rkey) names an MW rather than an MR. */
+static inline bool rxe_key_is_mw(u32 key)
+{
+	return (key >> 8) >= RXE_MIN_MW_INDEX;
+}
 
 /* Data path. */
 enum rxe_mr_lookup {

@@ -9,7 +9,7 @@
 #include <net/addrconf.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include "rxe.h"
-#include "rxe_mr.h"
+#include "rxe_loc.h"
 
 static void rxe_init_device_attr(struct rxe_dev *rxe)
 {
@@ -306,6 +306,10 @@ static void rxe_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&rxe->cq_table.xa);
 	xa_destroy(&rxe->mr_table.xa);
 	xa_destroy(&rxe->mw_table.xa);
+	xa_destroy(&rxe->qp_table.xa);
+	xa_destroy(&rxe->srq_table.xa);
+	xa_destroy(&rxe->ah_table.xa);
+	rxe_mcast_cleanup(rxe);
 	dev_put(rxe->ndev);
 	rxe->ndev = NULL;
 }
@@ -335,6 +339,20 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.dereg_mr = rxe_dereg_mr,
 	.alloc_mw = rxe_alloc_mw,
 	.dealloc_mw = rxe_dealloc_mw,
+	.create_ah = rxe_create_ah,
+	.destroy_ah = rxe_destroy_ah,
+	.create_srq = rxe_create_srq,
+	.modify_srq = rxe_modify_srq,
+	.query_srq = rxe_query_srq,
+	.destroy_srq = rxe_destroy_srq,
+	.create_qp = rxe_create_qp,
+	.modify_qp = rxe_modify_qp,
+	.query_qp = rxe_query_qp,
+	.destroy_qp = rxe_destroy_qp,
+	.post_send = rxe_post_send,
+	.post_recv = rxe_post_recv,
+	.attach_mcast = rxe_attach_mcast,
+	.detach_mcast = rxe_detach_mcast,
 	.alloc_hw_port_stats = rxe_alloc_hw_port_stats,
 	.get_hw_stats = rxe_get_hw_stats,
 	.device_group = &rxe_dev_group,
@@ -345,6 +363,9 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.size_ib_cq = sizeof(struct rxe_cq),
 	.size_ib_mr = sizeof(struct rxe_mr),
 	.size_ib_mw = sizeof(struct rxe_mw),
+	.size_ib_ah = sizeof(struct rxe_ah),
+	.size_ib_srq = sizeof(struct rxe_srq),
+	.size_ib_qp = sizeof(struct rxe_qp),
 };
 
 int rxe_add_device(const char *ibdev_name, struct net_device *ndev)
@@ -364,6 +385,14 @@ int rxe_add_device(const char *ibdev_name, struct net_device *ndev)
 		       rxe->attr.max_mr);
 	rxe_table_init(&rxe->mw_table, RXE_MIN_MW_INDEX, RXE_MAX_MW_INDEX,
 		       rxe->attr.max_mw);
+	rxe_table_init(&rxe->qp_table, RXE_MIN_QP_INDEX, RXE_MAX_QP_INDEX,
+		       rxe->attr.max_qp);
+	rxe_table_init(&rxe->srq_table, RXE_MIN_SRQ_INDEX, RXE_MAX_SRQ_INDEX,
+		       rxe->attr.max_srq);
+	rxe_table_init(&rxe->ah_table, RXE_MIN_AH_INDEX, RXE_MAX_AH_INDEX,
+		       rxe->attr.max_ah);
+	spin_lock_init(&rxe->mcg_lock);
+	rxe->mcg_tree = RB_ROOT;
 	rxe_init_port_attr(rxe);
 	rxe_set_mtu(rxe, ndev->mtu);
 

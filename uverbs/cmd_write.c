@@ -348,11 +348,83 @@ static const struct uverbs_write_def write_cmds[IB_USER_VERBS_CMD_CREATE_XSRQ + 
 	[IB_USER_VERBS_CMD_DESTROY_CQ] =
 		UV_WRITE_IO(uverbs_cmd_destroy_cq, struct ib_uverbs_destroy_cq,
 			    struct ib_uverbs_destroy_cq_resp),
+	[IB_USER_VERBS_CMD_CREATE_AH] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_create_ah,
+				  struct ib_uverbs_create_ah,
+				  struct ib_uverbs_create_ah_resp),
+	[IB_USER_VERBS_CMD_DESTROY_AH] =
+		UV_WRITE_I(uverbs_cmd_destroy_ah, struct ib_uverbs_destroy_ah),
+	[IB_USER_VERBS_CMD_CREATE_QP] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_create_qp,
+				  struct ib_uverbs_create_qp,
+				  struct ib_uverbs_create_qp_resp),
+	[IB_USER_VERBS_CMD_QUERY_QP] =
+		UV_WRITE_IO(uverbs_cmd_query_qp, struct ib_uverbs_query_qp,
+			    struct ib_uverbs_query_qp_resp),
+	[IB_USER_VERBS_CMD_MODIFY_QP] =
+		UV_WRITE_I(uverbs_cmd_modify_qp, struct ib_uverbs_modify_qp),
+	[IB_USER_VERBS_CMD_DESTROY_QP] =
+		UV_WRITE_IO(uverbs_cmd_destroy_qp, struct ib_uverbs_destroy_qp,
+			    struct ib_uverbs_destroy_qp_resp),
+	/* The WRs follow in the request: the handlers check their sizes. */
+	[IB_USER_VERBS_CMD_POST_SEND] =
+		UV_WRITE_IO(uverbs_cmd_post_send, struct ib_uverbs_post_send,
+			    struct ib_uverbs_post_send_resp),
+	[IB_USER_VERBS_CMD_POST_RECV] =
+		UV_WRITE_IO(uverbs_cmd_post_recv, struct ib_uverbs_post_recv,
+			    struct ib_uverbs_post_recv_resp),
+	[IB_USER_VERBS_CMD_ATTACH_MCAST] =
+		UV_WRITE_I(uverbs_cmd_attach_mcast,
+			   struct ib_uverbs_attach_mcast),
+	[IB_USER_VERBS_CMD_DETACH_MCAST] =
+		UV_WRITE_I(uverbs_cmd_detach_mcast,
+			   struct ib_uverbs_detach_mcast),
+	[IB_USER_VERBS_CMD_CREATE_SRQ] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_create_srq,
+				  struct ib_uverbs_create_srq,
+				  struct ib_uverbs_create_srq_resp),
+	/* Request and driver data, no response. */
+	[IB_USER_VERBS_CMD_MODIFY_SRQ] = {
+		.handler = uverbs_cmd_modify_srq, .has_udata = 1,
+		.req_size = sizeof(struct ib_uverbs_modify_srq) +
+			BUILD_BUG_ON_ZERO(offsetof(struct ib_uverbs_modify_srq,
+						   driver_data) !=
+					  sizeof(struct ib_uverbs_modify_srq)),
+	},
+	[IB_USER_VERBS_CMD_QUERY_SRQ] =
+		UV_WRITE_IO(uverbs_cmd_query_srq, struct ib_uverbs_query_srq,
+			    struct ib_uverbs_query_srq_resp),
+	[IB_USER_VERBS_CMD_DESTROY_SRQ] =
+		UV_WRITE_IO(uverbs_cmd_destroy_srq,
+			    struct ib_uverbs_destroy_srq,
+			    struct ib_uverbs_destroy_srq_resp),
+	[IB_USER_VERBS_CMD_POST_SRQ_RECV] =
+		UV_WRITE_IO(uverbs_cmd_post_srq_recv,
+			    struct ib_uverbs_post_srq_recv,
+			    struct ib_uverbs_post_srq_recv_resp),
+	[IB_USER_VERBS_CMD_CREATE_XSRQ] =
+		UV_WRITE_UDATA_IO(uverbs_cmd_create_xsrq,
+				  struct ib_uverbs_create_xsrq,
+				  struct ib_uverbs_create_srq_resp),
 };
 
 static const struct uverbs_write_def write_ex_cmds[IB_USER_VERBS_EX_CMD_MODIFY_QP + 1] = {
 	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = UV_WRITE_EX(cmd_ex_query_device),
 	[IB_USER_VERBS_EX_CMD_CREATE_CQ] = UV_WRITE_EX(uverbs_cmd_ex_create_cq),
+	/* As in-tree: at least the fields up to these members. */
+	[IB_USER_VERBS_EX_CMD_CREATE_QP] = {
+		.handler = uverbs_cmd_ex_create_qp, .is_ex = 1, .has_resp = 1,
+		.req_size = offsetofend(struct ib_uverbs_ex_create_qp,
+					comp_mask),
+		.resp_size = offsetofend(struct ib_uverbs_ex_create_qp_resp,
+					 response_length),
+	},
+	[IB_USER_VERBS_EX_CMD_MODIFY_QP] = {
+		.handler = uverbs_cmd_ex_modify_qp, .is_ex = 1, .has_resp = 1,
+		.req_size = offsetofend(struct ib_uverbs_ex_modify_qp, base),
+		.resp_size = offsetofend(struct ib_uverbs_ex_modify_qp_resp,
+					 response_length),
+	},
 };
 
 static int cmd_not_supported(struct uverbs_attr_bundle *attrs)

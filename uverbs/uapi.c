@@ -16,6 +16,9 @@ static const struct uv_method_table *const uverbs_method_tables[] = {
 	&uverbs_pd_methods,
 	&uverbs_cq_methods,
 	&uverbs_mr_methods,
+	&uverbs_qp_methods,
+	&uverbs_srq_methods,
+	&uverbs_ah_methods,
 };
 
 /* Object types that can have instances, by UVERBS_OBJECT_* id. */
@@ -26,6 +29,9 @@ static const struct uverbs_obj_type *const uverbs_types[] = {
 	&uverbs_cq_type,
 	&uverbs_mr_type,
 	&uverbs_mw_type,
+	&uverbs_qp_type,
+	&uverbs_srq_type,
+	&uverbs_ah_type,
 };
 
 static DEFINE_XARRAY(uverbs_methods);

@@ -15,6 +15,9 @@
  *   methods_pd.c      the PD object type and its ioctl methods
  *   methods_cq.c      CQs and completion channels, write and ioctl
  *   methods_mr.c      MRs and MWs, write and ioctl
+ *   methods_qp.c      QPs (and their multicast attachments), write and ioctl
+ *   methods_srq.c     SRQs, write and ioctl
+ *   methods_ah.c      address handles, write and ioctl
  *   event.c           the event queue behind async and completion files
  *   async.c           the async event file
  *   mmap.c            kernel buffers drivers map into userspace
@@ -445,6 +448,61 @@ int uverbs_cmd_rereg_mr(struct uverbs_attr_bundle *attrs);
 int uverbs_cmd_dereg_mr(struct uverbs_attr_bundle *attrs);
 int uverbs_cmd_alloc_mw(struct uverbs_attr_bundle *attrs);
 int uverbs_cmd_dealloc_mw(struct uverbs_attr_bundle *attrs);
+
+/*
+ * The async events of one QP or SRQ: queued on the async event file it
+ * was created with, counted when read (for its destroy command) and taken
+ * back unread when it is destroyed.
+ */
+struct uverbs_uevent {
+	struct ib_uobject *async;	/* held, or NULL */
+	struct list_head events;	/* unread, on @async's queue */
+	u32 events_reported;		/* read by userspace */
+};
+
+/* methods_qp.c */
+extern const struct uverbs_obj_type uverbs_qp_type;
+extern const struct uv_method_table uverbs_qp_methods;
+/* @async's reference passes to @ue. */
+void uverbs_uevent_init(struct uverbs_uevent *ue, struct ib_uobject *async);
+void uverbs_uevent_report(struct uverbs_uevent *ue, u64 element, u32 type);
+void uverbs_uevent_release(struct uverbs_uevent *ue);
+int uverbs_check_wr_payload(const struct uverbs_attr_bundle *attrs,
+			    size_t hdr_len, u32 wr_count, u32 wqe_size,
+			    u32 sge_count);
+int uverbs_cmd_create_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_ex_create_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_query_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_modify_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_ex_modify_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_destroy_qp(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_post_send(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_post_recv(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_attach_mcast(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_detach_mcast(struct uverbs_attr_bundle *attrs);
+
+/* methods_srq.c */
+extern const struct uverbs_obj_type uverbs_srq_type;
+extern const struct uv_method_table uverbs_srq_methods;
+int uverbs_cmd_create_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_create_xsrq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_modify_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_query_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_destroy_srq(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_post_srq_recv(struct uverbs_attr_bundle *attrs);
+
+/* methods_ah.c */
+extern const struct uverbs_obj_type uverbs_ah_type;
+extern const struct uv_method_table uverbs_ah_methods;
+/*
+ * Check an address vector from userspace and resolve its source GID
+ * entry into attr->sgid_attr (NULL without GRH), held until the caller
+ * puts it with uverbs_put_sgid_attr() (which takes NULL).
+ */
+int uverbs_ah_attr_resolve(struct ib_device *ibdev, struct ib_ah_attr *attr);
+void uverbs_put_sgid_attr(const struct ib_gid_attr *sgid_attr);
+int uverbs_cmd_create_ah(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_destroy_ah(struct uverbs_attr_bundle *attrs);
 
 /* methods_device.c */
 extern const struct uv_method_table uverbs_device_methods;

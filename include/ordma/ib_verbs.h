@@ -253,16 +253,22 @@ enum ib_event_type {
 };
 
 struct ib_cq;
+struct ib_qp;
+struct ib_srq;
 
 struct ib_event {
 	struct ib_device *device;
 	enum ib_event_type event;
 	u32 port_num;
 	/*
-	 * IB_EVENT_CQ_ERR: the CQ.  Per-object events go to the object's own
+	 * The object of a per-object event: IB_EVENT_CQ_ERR the CQ;
+	 * IB_EVENT_QP_* / COMM_EST / SQ_DRAINED / QP_LAST_WQE_REACHED the QP;
+	 * IB_EVENT_SRQ_* the SRQ.  Per-object events go to the object's own
 	 * event_handler, never through ib_dispatch_event().
 	 */
 	struct ib_cq *cq;
+	struct ib_qp *qp;
+	struct ib_srq *srq;
 };
 
 struct ib_event_handler {
@@ -393,6 +399,262 @@ struct ib_mw {
 	enum ib_mw_type type;
 };
 
+/* ------------------------------------------------------------------ */
+/* Address handles, shared receive queues, queue pairs                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A RoCE address vector (the GRH fields plus the port).  @sgid_attr is
+ * the GID table entry @sgid_index names, resolved and referenced by the
+ * caller (ib_uverbs) for the duration of the driver call only: a driver
+ * copies what it needs.  @dmac is not resolved by the core: RoCEv2
+ * drivers send through the IP stack, which does neighbour resolution.
+ */
+struct ib_ah_attr {
+	union ib_gid dgid;
+	u32 flow_label;
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+	u8 sl;
+	u8 static_rate;
+	u8 is_global;
+	u32 port_num;
+	u16 dlid;		/* kept for query, meaningless on RoCE */
+	u8 src_path_bits;
+	const struct ib_gid_attr *sgid_attr;
+};
+
+/* An address handle: used by UD work requests (librxe: by number). */
+struct ib_ah {
+	struct ib_device *device;
+	struct ib_pd *pd;
+	struct ib_uobject *uobject;
+	struct ib_ah_attr attr;		/* as created; sgid_attr is NULL */
+};
+
+enum ib_srq_type {
+	IB_SRQT_BASIC = IB_UVERBS_SRQT_BASIC,
+	IB_SRQT_XRC = IB_UVERBS_SRQT_XRC,
+	IB_SRQT_TM = IB_UVERBS_SRQT_TM,
+};
+
+/* MODIFY_SRQ's mask (enum ibv_srq_attr_mask). */
+#define IB_SRQ_MAX_WR	(1 << 0)
+#define IB_SRQ_LIMIT	(1 << 1)
+
+struct ib_srq_attr {
+	u32 max_wr;
+	u32 max_sge;
+	u32 srq_limit;	/* armed: SRQ_LIMIT_REACHED when fewer WQEs remain */
+};
+
+struct ib_srq_init_attr {
+	struct ib_srq_attr attr;	/* the driver writes back what it made */
+	enum ib_srq_type srq_type;
+};
+
+/*
+ * A shared receive queue.  The creator sets @event_handler (called with
+ * IB_EVENT_SRQ_LIMIT_REACHED / IB_EVENT_SRQ_ERR, any context) and
+ * @srq_context.  @usecnt counts the QPs using it: no destroy while > 0.
+ */
+struct ib_srq {
+	struct ib_device *device;
+	struct ib_pd *pd;
+	struct ib_uobject *uobject;
+	void (*event_handler)(struct ib_event *event, void *srq_context);
+	void *srq_context;
+	enum ib_srq_type srq_type;
+	atomic_t usecnt;
+};
+
+/* QP types: the UAPI's values, plus the special QPs. */
+enum ib_qp_type {
+	IB_QPT_SMI = 0,
+	IB_QPT_GSI = 1,
+	IB_QPT_RC = IB_UVERBS_QPT_RC,
+	IB_QPT_UC = IB_UVERBS_QPT_UC,
+	IB_QPT_UD = IB_UVERBS_QPT_UD,
+	IB_QPT_RAW_PACKET = IB_UVERBS_QPT_RAW_PACKET,
+	IB_QPT_XRC_INI = IB_UVERBS_QPT_XRC_INI,
+	IB_QPT_XRC_TGT = IB_UVERBS_QPT_XRC_TGT,
+	IB_QPT_DRIVER = IB_UVERBS_QPT_DRIVER,
+};
+
+/* QP states (IBTA 10.3.1); libibverbs' enum ibv_qp_state matches. */
+enum ib_qp_state {
+	IB_QPS_RESET,
+	IB_QPS_INIT,
+	IB_QPS_RTR,
+	IB_QPS_RTS,
+	IB_QPS_SQD,
+	IB_QPS_SQE,
+	IB_QPS_ERR,
+};
+
+enum ib_mig_state {
+	IB_MIG_MIGRATED,
+	IB_MIG_REARM,
+	IB_MIG_ARMED,
+};
+
+enum ib_sig_type {
+	IB_SIGNAL_ALL_WR,	/* every send WR completes */
+	IB_SIGNAL_REQ_WR,	/* only those with IB_SEND_SIGNALED */
+};
+
+/* MODIFY_QP / QUERY_QP attribute mask (enum ibv_qp_attr_mask). */
+#define IB_QP_STATE			(1 << 0)
+#define IB_QP_CUR_STATE			(1 << 1)
+#define IB_QP_EN_SQD_ASYNC_NOTIFY	(1 << 2)
+#define IB_QP_ACCESS_FLAGS		(1 << 3)
+#define IB_QP_PKEY_INDEX		(1 << 4)
+#define IB_QP_PORT			(1 << 5)
+#define IB_QP_QKEY			(1 << 6)
+#define IB_QP_AV			(1 << 7)
+#define IB_QP_PATH_MTU			(1 << 8)
+#define IB_QP_TIMEOUT			(1 << 9)
+#define IB_QP_RETRY_CNT			(1 << 10)
+#define IB_QP_RNR_RETRY			(1 << 11)
+#define IB_QP_RQ_PSN			(1 << 12)
+#define IB_QP_MAX_QP_RD_ATOMIC		(1 << 13)
+#define IB_QP_ALT_PATH			(1 << 14)
+#define IB_QP_MIN_RNR_TIMER		(1 << 15)
+#define IB_QP_SQ_PSN			(1 << 16)
+#define IB_QP_MAX_DEST_RD_ATOMIC	(1 << 17)
+#define IB_QP_PATH_MIG_STATE		(1 << 18)
+#define IB_QP_CAP			(1 << 19)
+#define IB_QP_DEST_QPN			(1 << 20)
+#define IB_QP_RATE_LIMIT		(1 << 25)
+/* Every bit the modify_qp/query_qp of the target kernel may carry. */
+#define IB_QP_ATTR_MASK_ALL		((IB_QP_RATE_LIMIT << 1) - 1)
+
+/* Send flags of a WR (enum ibv_send_flags). */
+#define IB_SEND_FENCE		(1 << 0)
+#define IB_SEND_SIGNALED	(1 << 1)
+#define IB_SEND_SOLICITED	(1 << 2)
+#define IB_SEND_INLINE		(1 << 3)
+#define IB_SEND_IP_CSUM		(1 << 4)
+
+struct ib_qp_cap {
+	u32 max_send_wr;
+	u32 max_recv_wr;
+	u32 max_send_sge;
+	u32 max_recv_sge;
+	u32 max_inline_data;
+};
+
+/*
+ * What CREATE_QP asks for.  The CQs and SRQ are referenced by the caller
+ * for the QP's lifetime (their usecnt).  The driver writes back in @cap
+ * what it really made.
+ */
+struct ib_qp_init_attr {
+	struct ib_cq *send_cq;
+	struct ib_cq *recv_cq;
+	struct ib_srq *srq;		/* or NULL */
+	struct ib_qp_cap cap;
+	enum ib_sig_type sq_sig_type;
+	enum ib_qp_type qp_type;
+	u32 create_flags;		/* enum ib_uverbs_qp_create_flags */
+	u32 port_num;			/* special QPs only */
+};
+
+/*
+ * The attributes MODIFY_QP sets and QUERY_QP reports; a mask of IB_QP_*
+ * says which are meant.  For IB_QP_AV / IB_QP_ALT_PATH the caller has
+ * resolved ah_attr.sgid_attr (NULL when !is_global, not possible on RoCE:
+ * the caller rejects that).
+ */
+struct ib_qp_attr {
+	enum ib_qp_state qp_state;
+	enum ib_qp_state cur_qp_state;
+	enum ib_mtu path_mtu;
+	enum ib_mig_state path_mig_state;
+	u32 qkey;
+	u32 rq_psn;
+	u32 sq_psn;
+	u32 dest_qp_num;
+	int qp_access_flags;
+	struct ib_qp_cap cap;
+	struct ib_ah_attr ah_attr;
+	struct ib_ah_attr alt_ah_attr;
+	u16 pkey_index;
+	u16 alt_pkey_index;
+	u8 en_sqd_async_notify;
+	u8 sq_draining;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	u8 min_rnr_timer;
+	u32 port_num;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u32 alt_port_num;
+	u8 alt_timeout;
+	u32 rate_limit;
+};
+
+/*
+ * A queue pair.  The caller of create_qp sets everything but @qp_num,
+ * which the driver sets.  @event_handler gets the QP's async events (any
+ * context).  @usecnt counts multicast attachments and such: no destroy
+ * while > 0 is not enforced for those (destroy detaches).
+ */
+struct ib_qp {
+	struct ib_device *device;
+	struct ib_pd *pd;
+	struct ib_cq *send_cq;
+	struct ib_cq *recv_cq;
+	struct ib_srq *srq;
+	struct ib_uobject *uobject;
+	void (*event_handler)(struct ib_event *event, void *qp_context);
+	void *qp_context;
+	u32 qp_num;
+	enum ib_qp_type qp_type;
+	u32 port_num;
+};
+
+/*
+ * Work completion status (IBTA 11.4.2.1), what goes into
+ * ib_uverbs_wc.status; libibverbs' enum ibv_wc_status matches.  Opcodes
+ * are the UAPI's IB_UVERBS_WC_* plus the receive ones below.
+ */
+enum ib_wc_status {
+	IB_WC_SUCCESS,
+	IB_WC_LOC_LEN_ERR,
+	IB_WC_LOC_QP_OP_ERR,
+	IB_WC_LOC_EEC_OP_ERR,
+	IB_WC_LOC_PROT_ERR,
+	IB_WC_WR_FLUSH_ERR,
+	IB_WC_MW_BIND_ERR,
+	IB_WC_BAD_RESP_ERR,
+	IB_WC_LOC_ACCESS_ERR,
+	IB_WC_REM_INV_REQ_ERR,
+	IB_WC_REM_ACCESS_ERR,
+	IB_WC_REM_OP_ERR,
+	IB_WC_RETRY_EXC_ERR,
+	IB_WC_RNR_RETRY_EXC_ERR,
+	IB_WC_LOC_RDD_VIOL_ERR,
+	IB_WC_REM_INV_RD_REQ_ERR,
+	IB_WC_REM_ABORT_ERR,
+	IB_WC_INV_EECN_ERR,
+	IB_WC_INV_EEC_STATE_ERR,
+	IB_WC_FATAL_ERR,
+	IB_WC_RESP_TIMEOUT_ERR,
+	IB_WC_GENERAL_ERR,
+};
+
+/* Receive-side completion opcodes (enum ibv_wc_opcode). */
+#define IB_WC_RECV			(1 << 7)
+#define IB_WC_RECV_RDMA_WITH_IMM	(IB_WC_RECV + 1)
+
+/* ib_uverbs_wc.wc_flags (enum ibv_wc_flags). */
+#define IB_WC_GRH			(1 << 0)
+#define IB_WC_WITH_IMM			(1 << 1)
+#define IB_WC_WITH_INVALIDATE		(1 << 3)
+
 /* hw_counters: names from the driver, values read on demand. */
 struct rdma_stat_desc {
 	const char *name;
@@ -470,6 +732,47 @@ struct ib_device_ops {
 	int (*alloc_mw)(struct ib_mw *mw, struct ib_udata *udata);
 	int (*dealloc_mw)(struct ib_mw *mw);
 
+	/*
+	 * Address handles.  create_ah gets the attributes with sgid_attr
+	 * resolved; the driver's response (udata) tells librxe the AH's
+	 * number.  destroy_ah cannot fail.
+	 */
+	int (*create_ah)(struct ib_ah *ah, struct ib_ah_attr *attr,
+			 struct ib_udata *udata);
+	int (*destroy_ah)(struct ib_ah *ah);
+
+	/*
+	 * SRQs.  destroy_srq is only called when srq->usecnt is zero.
+	 * modify_srq's @mask is IB_SRQ_MAX_WR | IB_SRQ_LIMIT.
+	 */
+	int (*create_srq)(struct ib_srq *srq, struct ib_srq_init_attr *init,
+			  struct ib_udata *udata);
+	int (*modify_srq)(struct ib_srq *srq, struct ib_srq_attr *attr,
+			  int mask, struct ib_udata *udata);
+	int (*query_srq)(struct ib_srq *srq, struct ib_srq_attr *attr);
+	int (*destroy_srq)(struct ib_srq *srq, struct ib_udata *udata);
+
+	/*
+	 * QPs.  create_qp sets qp->qp_num and writes back init->cap.
+	 * modify_qp checks the transition and the mask against the QP type
+	 * (IBTA 10.3.1 and its tables; -EINVAL when illegal).  query_qp
+	 * fills @attr and @init (caps, sig type) whatever @mask says.
+	 * destroy_qp stops all processing of the QP before returning.
+	 * post_send / post_recv: userspace rang the doorbell after writing
+	 * WQEs into the shared rings (librxe's POST_SEND with no WR).
+	 */
+	int (*create_qp)(struct ib_qp *qp, struct ib_qp_init_attr *init,
+			 struct ib_udata *udata);
+	int (*modify_qp)(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
+			 struct ib_udata *udata);
+	int (*query_qp)(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
+			struct ib_qp_init_attr *init);
+	int (*destroy_qp)(struct ib_qp *qp, struct ib_udata *udata);
+	int (*post_send)(struct ib_qp *qp);
+	int (*post_recv)(struct ib_qp *qp);
+	int (*attach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
+	int (*detach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
+
 	/* hw_counters of a port (sysfs and `rdma statistic`) */
 	struct rdma_hw_stats *(*alloc_hw_port_stats)(struct ib_device *ibdev,
 						     u32 port);
@@ -486,9 +789,24 @@ struct ib_device_ops {
 	size_t size_ib_cq;
 	size_t size_ib_mr;
 	size_t size_ib_mw;
+	size_t size_ib_ah;
+	size_t size_ib_srq;
+	size_t size_ib_qp;
 };
 
 struct ib_port_data;	/* core-private, per port */
+
+/* Kinds of objects `rdma res` counts (the in-tree summary's order). */
+enum ib_res_kind {
+	IB_RES_PD,
+	IB_RES_CQ,
+	IB_RES_QP,
+	IB_RES_CM_ID,
+	IB_RES_MR,
+	IB_RES_CTX,
+	IB_RES_SRQ,
+	IB_RES_MAX
+};
 
 /*
  * One RDMA device.  Lifetime: the embedded struct device owns the memory;
@@ -524,6 +842,9 @@ struct ib_device {
 
 	struct work_struct unregistration_work;
 	struct attribute_group *groups[4];	/* sysfs, NULL-terminated */
+
+	/* Live objects per kind, for `rdma res`; kept by ib_uverbs. */
+	atomic_t res_count[IB_RES_MAX];
 };
 
 static inline const char *ib_device_name(const struct ib_device *ibdev)

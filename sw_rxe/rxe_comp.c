@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The completer: retires send WQEs into the send CQ, in order, from the
+ * ring's consumer index.  One step handles one response packet, one
+ * retransmit timeout, one WQE that needs no response (UC, UD, local
+ * operations, failed ones), or in ERR one flushed WQE.
+ *
+ * RC responses are matched against the oldest WQE with PSNs: a response
+ * for a later PSN acknowledges the send/write WQEs before it (coalesced
+ * ACKs), while a read or atomic WQE it passes over must have lost its
+ * response, which calls for a retry.  Responses for PSNs already
+ * acknowledged, or not sent (since a retry went back), are dropped:
+ * comp.psn never passes req.psn.
+ *
+ * Retries: a PSN sequence NAK or the retransmit timer asks the requester
+ * to go back to comp.psn (at most one retry per loss, all counted
+ * against retry_cnt: 7 means seven); an RNR NAK holds the requester
+ * until the RNR timer fires (rnr_retry 7 meaning forever).
+ */
+#include <linux/jiffies.h>
+#include "rxe_loc.h"
+
+/* The oldest WQE taken and not completed, or NULL. */
+static struct rxe_send_wqe *comp_head(struct rxe_qp *qp)
+{
+	u32 cons = rxe_queue_consumer(qp->sq.queue);
+
+	return cons == qp->req.shadow_index ? NULL : rxe_sq_wqe(qp, cons);
+}
+
+static u32 comp_wc_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_UVERBS_WR_RDMA_WRITE:
+	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
+		return IB_UVERBS_WC_RDMA_WRITE;
+	case IB_UVERBS_WR_RDMA_READ:
+		return IB_UVERBS_WC_RDMA_READ;
+	case IB_UVERBS_WR_ATOMIC_CMP_AND_SWP:
+		return IB_UVERBS_WC_COMP_SWAP;
+	case IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_UVERBS_WC_FETCH_ADD;
+	case IB_UVERBS_WR_BIND_MW:
+		return IB_UVERBS_WC_BIND_MW;
+	case IB_UVERBS_WR_LOCAL_INV:
+		return IB_UVERBS_WC_LOCAL_INV;
+	default:
+		return IB_UVERBS_WC_SEND;
+	}
+}
+
+static void comp_kick_req(struct rxe_qp *qp)
+{
+	if (qp->req.blocked) {
+		qp->req.blocked = false;
+		rxe_req_run(qp);
+	}
+}
+
+/* Retire the head WQE with @status, CQE if signaled or failed. */
+static void comp_complete(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			  u32 status)
+{
+	struct rxe_req_info *req = &qp->req;
+	struct rxe_queue *q = qp->sq.queue;
+	u32 old = rxe_queue_consumer(q);
+	bool busy = old != req->wqe_index;
+	struct ib_uverbs_wc wc;
+	bool post = status != IB_WC_SUCCESS ||
+		    qp->sq_sig_type == IB_SIGNAL_ALL_WR ||
+		    (wqe->wr.send_flags & IB_SEND_SIGNALED);
+
+	if (wqe->has_rd_atomic) {
+		wqe->has_rd_atomic = 0;
+		req->rd_out--;
+	}
+	/* an RC WQE fully sent is answered up to its last PSN */
+	if (wqe->state == RXE_WQE_PENDING &&
+	    rxe_psn_cmp(wqe->last_psn, qp->comp.psn) >= 0)
+		qp->comp.psn = rxe_psn_add(wqe->last_psn, 1);
+	if (post) {
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = wqe->wr.wr_id;
+		wc.status = status;
+		wc.opcode = comp_wc_opcode(wqe->wr.opcode);
+		wc.byte_len = wqe->dma.length;
+		wc.qp_num = rxe_qp_num(qp);
+		if (wqe->mask & RXE_WQE_IMM)
+			wc.wc_flags = IB_WC_WITH_IMM;
+	}
+	if (status == IB_WC_SUCCESS && (wqe->mask & RXE_WQE_SEND))
+		rxe_counter_inc(qp->rxe, RXE_CNT_RDMA_SEND);
+
+	/* the slot is free for userspace before the completion shows */
+	rxe_queue_advance_consumer(q);
+	if (req->cur_index == old)
+		req->cur_index = rxe_queue_consumer(q);
+	if (req->wqe_index == old)
+		WRITE_ONCE(req->wqe_index, rxe_queue_consumer(q));
+	if (post)
+		rxe_cq_post(qp->scq, &wc, false);
+
+	comp_kick_req(qp);	/* fences, credits, the PSN window */
+	/* the last started WQE is retired: drained */
+	if (busy && rxe_queue_consumer(q) == req->wqe_index &&
+	    rxe_qp_state(qp) == IB_QPS_SQD && qp->attr.en_sqd_async_notify)
+		rxe_qp_event(qp, IB_EVENT_SQ_DRAINED);
+}
+
+/* Complete @wqe with an error: the QP goes to ERR, the rest is flushed. */
+static void comp_error(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+		       u32 status)
+{
+	comp_complete(qp, wqe, status);
+	rxe_qp_error(qp);
+}
+
+/* Fail the oldest outstanding WQE (retry limits), after the done ones. */
+static void comp_fail_head(struct rxe_qp *qp, u32 status)
+{
+	struct rxe_send_wqe *wqe;
+
+	while ((wqe = comp_head(qp)) && wqe->state == RXE_WQE_DONE)
+		comp_complete(qp, wqe, IB_WC_SUCCESS);
+	if (wqe && wqe->state != RXE_WQE_POSTED)
+		comp_complete(qp, wqe, wqe->state == RXE_WQE_ERROR ?
+				       wqe->status : status);
+	rxe_qp_error(qp);
+}
+
+/* Responses came for PSNs up to @psn: progress, the counters reload. */
+static void comp_ack(struct rxe_qp *qp, u32 psn)
+{
+	psn = rxe_psn_add(psn, 1);
+	if (rxe_psn_cmp(psn, qp->comp.psn) > 0)
+		qp->comp.psn = psn;
+	qp->comp.retry_cnt = qp->attr.retry_cnt;
+	qp->comp.rnr_retry = qp->attr.rnr_retry;
+	qp->comp.started_retry = false;
+	comp_kick_req(qp);
+}
+
+/* Ask the requester to send again from comp.psn. */
+static void comp_retry(struct rxe_qp *qp, bool timeout)
+{
+	struct rxe_req_info *req = &qp->req;
+
+	/* the RNR timer restarts it anyway; one retry per loss */
+	if (req->wait_rnr_timer || req->need_retry)
+		return;
+	if (qp->comp.started_retry && !timeout)
+		return;
+	if (!qp->comp.retry_cnt) {
+		rxe_counter_inc(qp->rxe, RXE_CNT_RETRY_EXCEEDED);
+		comp_fail_head(qp, IB_WC_RETRY_EXC_ERR);
+		return;
+	}
+	qp->comp.retry_cnt--;
+	qp->comp.started_retry = true;
+	rxe_counter_inc(qp->rxe, RXE_CNT_COMP_RETRY);
+	req->need_retry = true;
+	rxe_req_run(qp);
+}
+
+static void comp_rnr(struct rxe_qp *qp, u8 syn)
+{
+	struct rxe_req_info *req = &qp->req;
+	unsigned long delay;
+
+	if (req->wait_rnr_timer)
+		return;
+	if (!qp->comp.rnr_retry) {
+		rxe_counter_inc(qp->rxe, RXE_CNT_RNR_RETRY_EXCEEDED);
+		comp_fail_head(qp, IB_WC_RNR_RETRY_EXC_ERR);
+		return;
+	}
+	if (qp->comp.rnr_retry != 7)
+		qp->comp.rnr_retry--;
+	req->wait_rnr_timer = true;
+	delay = usecs_to_jiffies(rxe_rnr_timer_usecs(rxe_aeth_syn_value(syn)));
+	mod_timer(&req->rnr_nak_timer, jiffies + max(delay, 1UL));
+}
+
+/* An ACKNOWLEDGE packet for @wqe, the oldest WQE, with @psn in it. */
+static void comp_aeth(struct rxe_qp *qp, struct rxe_send_wqe *wqe, u32 psn,
+		      u8 syn)
+{
+	u32 status;
+
+	switch (rxe_aeth_syn_type(syn)) {
+	case RXE_AETH_ACK:
+		/* PSNs of reads and atomics are answered with data */
+		if (wqe->mask & (RXE_WQE_READ | RXE_WQE_ATOMIC))
+			return;
+		comp_ack(qp, psn);
+		if (psn == wqe->last_psn && wqe->state == RXE_WQE_PENDING)
+			comp_complete(qp, wqe, IB_WC_SUCCESS);
+		return;
+	case RXE_AETH_RNR_NAK:
+		/* for @psn; what came before it was received */
+		rxe_counter_inc(qp->rxe, RXE_CNT_RCV_RNR);
+		if (rxe_psn_cmp(psn, qp->comp.psn) > 0)
+			qp->comp.psn = psn;
+		comp_rnr(qp, syn);
+		return;
+	case RXE_AETH_NAK:
+		break;
+	default:
+		return;
+	}
+	switch (rxe_aeth_syn_value(syn)) {
+	case RXE_NAK_PSN_SEQ_ERR:
+		/* the responder expects @psn: everything before arrived */
+		rxe_counter_inc(qp->rxe, RXE_CNT_RCV_SEQ_ERR);
+		if (rxe_psn_cmp(psn, qp->comp.psn) > 0) {
+			qp->comp.psn = psn;
+			comp_kick_req(qp);
+		}
+		comp_retry(qp, false);
+		return;
+	case RXE_NAK_INVALID_REQ:
+		status = IB_WC_REM_INV_REQ_ERR;
+		break;
+	case RXE_NAK_REM_ACCESS_ERR:
+		status = IB_WC_REM_ACCESS_ERR;
+		break;
+	default:
+		status = IB_WC_REM_OP_ERR;
+		break;
+	}
+	comp_error(qp, wqe, status);
+}
+
+static void comp_read(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+		      struct rxe_pkt_info *pkt, u8 syn)
+{
+	u32 len = rxe_pkt_payload_len(pkt);
+	bool last = pkt->mask & RXE_LAST_MASK;
+	int err;
+
+	/* in PSN order; a FIRST or ONLY may restart after a retry */
+	if (!(wqe->mask & RXE_WQE_READ) || pkt->psn != qp->comp.psn)
+		return;
+	if (!(pkt->mask & RXE_FIRST_MASK) &&
+	    qp->comp.opcode != RXE_OPCODE_RC_READ_RESPONSE_FIRST &&
+	    qp->comp.opcode != RXE_OPCODE_RC_READ_RESPONSE_MIDDLE)
+		return;
+	if ((pkt->mask & RXE_AETH_MASK) &&
+	    rxe_aeth_syn_type(syn) != RXE_AETH_ACK)
+		return;
+	if (len > wqe->dma.resid || (last && len != wqe->dma.resid)) {
+		comp_error(qp, wqe, IB_WC_BAD_RESP_ERR);
+		return;
+	}
+	err = rxe_dma_copy(qp->rxe, &qp->pd->ibpd, IB_ACCESS_LOCAL_WRITE,
+			   &wqe->dma, rxe_pkt_payload(pkt), len,
+			   RXE_COPY_TO_MR);
+	if (err) {
+		comp_error(qp, wqe, err == -ENOSPC ? IB_WC_LOC_LEN_ERR :
+						     IB_WC_LOC_PROT_ERR);
+		return;
+	}
+	comp_ack(qp, pkt->psn);
+	qp->comp.opcode = last ? -1 : pkt->opcode;
+	if (last)
+		comp_complete(qp, wqe, IB_WC_SUCCESS);
+}
+
+static void comp_atomic(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			struct rxe_pkt_info *pkt, u8 syn)
+{
+	u64 orig;
+	int err;
+
+	if (!(wqe->mask & RXE_WQE_ATOMIC) || wqe->state != RXE_WQE_PENDING ||
+	    rxe_aeth_syn_type(syn) != RXE_AETH_ACK)
+		return;
+	/* the original remote value, in host order, into the first SGE */
+	orig = rxe_atmack_orig(rxe_pkt_hdr(pkt, RXE_ATMACK));
+	err = rxe_dma_copy(qp->rxe, &qp->pd->ibpd, IB_ACCESS_LOCAL_WRITE,
+			   &wqe->dma, &orig, sizeof(orig), RXE_COPY_TO_MR);
+	if (err) {
+		comp_error(qp, wqe, err == -ENOSPC ? IB_WC_LOC_LEN_ERR :
+						     IB_WC_LOC_PROT_ERR);
+		return;
+	}
+	comp_ack(qp, pkt->psn);
+	comp_complete(qp, wqe, IB_WC_SUCCESS);
+}
+
+/* One RC response. */
+static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	struct rxe_send_wqe *wqe;
+	u32 psn = pkt->psn;
+	u8 syn = 0;
+
+	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC ||
+	    !(pkt->mask & RXE_RESP_MASK))
+		return;
+	if (rxe_psn_cmp(psn, qp->comp.psn) < 0 ||
+	    rxe_psn_cmp(psn, qp->req.psn) >= 0)
+		return;		/* answered already, or not (re)sent */
+	if (pkt->mask & RXE_AETH_MASK)
+		syn = rxe_aeth_syn(rxe_pkt_hdr(pkt, RXE_AETH));
+
+	for (;;) {
+		wqe = comp_head(qp);
+		if (!wqe || wqe->state == RXE_WQE_POSTED)
+			return;
+		if (wqe->state == RXE_WQE_DONE) {
+			comp_complete(qp, wqe, IB_WC_SUCCESS);
+			continue;
+		}
+		if (wqe->state == RXE_WQE_ERROR) {
+			comp_error(qp, wqe, wqe->status);
+			return;
+		}
+		if (rxe_psn_cmp(psn, wqe->last_psn) <= 0)
+			break;
+		/* the response is for a later WQE */
+		if (wqe->state != RXE_WQE_PENDING)
+			return;
+		if (wqe->mask & (RXE_WQE_READ | RXE_WQE_ATOMIC)) {
+			comp_retry(qp, false);	/* its response was lost */
+			return;
+		}
+		comp_ack(qp, wqe->last_psn);
+		comp_complete(qp, wqe, IB_WC_SUCCESS);
+	}
+	if (rxe_psn_cmp(psn, wqe->first_psn) < 0)
+		return;
+
+	switch (pkt->opcode) {
+	case RXE_OPCODE_RC_ACKNOWLEDGE:
+		comp_aeth(qp, wqe, psn, syn);
+		break;
+	case RXE_OPCODE_RC_READ_RESPONSE_FIRST:
+	case RXE_OPCODE_RC_READ_RESPONSE_MIDDLE:
+	case RXE_OPCODE_RC_READ_RESPONSE_LAST:
+	case RXE_OPCODE_RC_READ_RESPONSE_ONLY:
+		comp_read(qp, wqe, pkt, syn);
+		break;
+	case RXE_OPCODE_RC_ATOMIC_ACKNOWLEDGE:
+		comp_atomic(qp, wqe, pkt, syn);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Keep the retransmit timer running while PSNs are unanswered. */
+static void comp_update_timer(struct rxe_qp *qp)
+{
+	struct rxe_req_info *req = &qp->req;
+
+	if (!req->qp_timeout_jiffies)
+		return;
+	if (rxe_psn_cmp(req->psn, qp->comp.psn) > 0 && !req->wait_rnr_timer)
+		mod_timer(&req->retrans_timer,
+			  jiffies + req->qp_timeout_jiffies);
+	else
+		del_timer(&req->retrans_timer);
+}
+
+static void comp_timeout(struct rxe_qp *qp)
+{
+	struct rxe_send_wqe *wqe = comp_head(qp);
+
+	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC || !wqe ||
+	    wqe->state == RXE_WQE_POSTED ||
+	    rxe_psn_cmp(qp->req.psn, qp->comp.psn) <= 0)
+		return;		/* nothing unanswered: a stale timer */
+	comp_retry(qp, true);
+}
+
+/* ERR (or SQE): every WQE completes, as flushed unless it had ended. */
+static int comp_flush(struct rxe_qp *qp)
+{
+	struct rxe_req_info *req = &qp->req;
+	struct rxe_send_wqe *wqe;
+	u32 status;
+
+	skb_queue_purge(&qp->resp_pkts);
+	del_timer(&req->retrans_timer);
+	del_timer(&req->rnr_nak_timer);
+	wqe = comp_head(qp);
+	if (!wqe && rxe_sq_take(qp))
+		wqe = comp_head(qp);
+	if (!wqe) {
+		req->need_retry = false;
+		req->wait_rnr_timer = false;
+		req->blocked = false;
+		req->events = 0;
+		return 1;
+	}
+	if (wqe->state == RXE_WQE_DONE)
+		status = IB_WC_SUCCESS;
+	else if (wqe->state == RXE_WQE_ERROR)
+		status = wqe->status;
+	else
+		status = IB_WC_WR_FLUSH_ERR;
+	comp_complete(qp, wqe, status);
+	return 0;
+}
+
+static int comp_step(struct rxe_qp *qp)
+{
+	enum ib_qp_state state = rxe_qp_state(qp);
+	struct rxe_req_info *req = &qp->req;
+	struct rxe_send_wqe *wqe;
+	struct sk_buff *skb;
+	u32 psn;
+
+	if (state == IB_QPS_ERR || state == IB_QPS_SQE)
+		return comp_flush(qp);
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
+		skb_queue_purge(&qp->resp_pkts);	/* nothing was sent */
+		return 1;
+	}
+	if (test_and_clear_bit(RXE_REQ_EV_TIMEOUT, &req->events)) {
+		comp_timeout(qp);
+		return 0;
+	}
+	skb = skb_dequeue(&qp->resp_pkts);
+	if (skb) {
+		psn = qp->comp.psn;
+		comp_rcv(qp, rxe_skb_pkt(skb));
+		kfree_skb(skb);
+		if (psn != qp->comp.psn || req->wait_rnr_timer)
+			comp_update_timer(qp);
+		return 0;
+	}
+	wqe = comp_head(qp);
+	if (wqe && wqe->state == RXE_WQE_DONE) {
+		comp_complete(qp, wqe, IB_WC_SUCCESS);
+		return 0;
+	}
+	if (wqe && wqe->state == RXE_WQE_ERROR) {
+		comp_error(qp, wqe, wqe->status);
+		return 0;
+	}
+	return 1;
+}
+
+int rxe_completer(struct rxe_qp *qp)
+{
+	int ret;
+
+	mutex_lock(&qp->req.lock);
+	ret = comp_step(qp);
+	mutex_unlock(&qp->req.lock);
+	return ret;
+}
+
+void rxe_retrans_timer(struct timer_list *t)
+{
+	struct rxe_qp *qp = from_timer(qp, t, req.retrans_timer);
+
+	set_bit(RXE_REQ_EV_TIMEOUT, &qp->req.events);
+	rxe_comp_run(qp);
+}
+
+void rxe_comp_run(struct rxe_qp *qp)
+{
+	rxe_task_run(&qp->comp.task);
+}
+
+void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
+{
+	if (!skb_queue_empty(&qp->resp_pkts))
+		rxe_counter_inc(qp->rxe, RXE_CNT_COMPLETER_SCHED);
+	skb_queue_tail(&qp->resp_pkts, skb);
+	rxe_comp_run(qp);
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the files of the data path call of each other.  Each block names
+ * the file that implements it.
+ */
+#ifndef RXE_LOC_H
+#define RXE_LOC_H
+
+#include "rxe_qp.h"
+#include "rxe_mr.h"
+
+/* ---- rxe_task.c ---------------------------------------------------- */
+int rxe_wq_init(void);
+void rxe_wq_exit(void);
+
+/* ---- rxe_qp.c: QP verbs and lifetime --------------------------------- */
+int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata);
+int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int rxe_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int rxe_post_send(struct ib_qp *ibqp);	/* doorbell: run the requester */
+int rxe_post_recv(struct ib_qp *ibqp);	/* doorbell: flush if in error */
+/* The QP numbered @qpn, referenced, or NULL (also while destroyed). */
+struct rxe_qp *rxe_qp_get(struct rxe_dev *rxe, u32 qpn);
+void rxe_qp_get_ref(struct rxe_qp *qp);	/* another reference on a held QP */
+void rxe_qp_put(struct rxe_qp *qp);
+/*
+ * Move the QP to the error state (from the engine, any context): send
+ * and receive queues get flushed (completer: SQ, responder: RQ), and
+ * all three tasks are kicked.  Idempotent.
+ */
+void rxe_qp_error(struct rxe_qp *qp);
+/* Deliver an async event about the QP to its owner. */
+void rxe_qp_event(struct rxe_qp *qp, enum ib_event_type type);
+
+/* ---- rxe_srq.c ------------------------------------------------------- */
+int rxe_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata);
+int rxe_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr, int mask,
+		   struct ib_udata *udata);
+int rxe_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int rxe_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+/*
+ * Take the WQE at the head of the SRQ (copy it into @wqe, at most
+ * @max_len bytes) and advance the consumer; raises SRQ_LIMIT_REACHED
+ * when the armed limit is crossed.  -ENOENT if the SRQ is empty.
+ */
+int rxe_srq_take(struct rxe_srq *srq, struct rxe_recv_wqe *wqe,
+		 size_t max_len);
+
+/* ---- rxe_av.c: address vectors and AHs ------------------------------- */
+int rxe_create_ah(struct ib_ah *ibah, struct ib_ah_attr *attr,
+		  struct ib_udata *udata);
+int rxe_destroy_ah(struct ib_ah *ibah);
+/* Fill @av from @attr (whose sgid_attr is resolved): -EINVAL if bad. */
+int rxe_av_from_attr(struct rxe_dev *rxe, struct rxe_av *av,
+		     const struct ib_ah_attr *attr);
+/* The reverse, for query_qp (sgid_attr left NULL). */
+void rxe_av_to_attr(const struct rxe_av *av, struct ib_ah_attr *attr);
+struct rxe_ah *rxe_ah_get(struct rxe_dev *rxe, u32 ah_num);
+void rxe_ah_put(struct rxe_ah *ah);
+/*
+ * The destination of a UD send WQE: the AH numbered wr.ud.ah_num
+ * (referenced into *@ahp; must belong to the QP's PD), or, for ah_num 0,
+ * the address vector in the WQE itself (*@ahp = NULL).  NULL if invalid.
+ */
+const struct rxe_av *rxe_wqe_av(struct rxe_qp *qp,
+				const struct rxe_send_wqe *wqe,
+				struct rxe_ah **ahp);
+
+/* ---- rxe_mw.c: memory windows and remote keys ------------------------ */
+/* Execute a BIND_MW send WQE: 0 or the completion status (IB_WC_*). */
+int rxe_mw_bind(struct rxe_qp *qp, const struct rxe_send_wqe *wqe);
+/*
+ * Invalidate @rkey (an MW's; an MR's if it may be): for LOCAL_INV and
+ * SEND_WITH_INV.  0 or -EINVAL.
+ */
+int rxe_invalidate_rkey(struct rxe_qp *qp, u32 rkey);
+/*
+ * For the responder: the MR behind @rkey (an MR's rkey, or a bound MW's
+ * of @qp's PD and, for type 2, bound to @qp) if [@iova, @iova + @length)
+ * lies within what the key grants and the key grants @access.  The MR is
+ * referenced (rxe_mr_put()); ERR_PTR(-EACCES) / (-EINVAL) otherwise.
+ */
+struct rxe_mr *rxe_rkey_mr(struct rxe_qp *qp, u32 rkey, int access,
+			   u64 iova, u64 length);
+/*
+ * Copy @len bytes between @buf and the memory the SGE list of @dma
+ * describes, starting at its current position (cur_sge, sge_offset), and
+ * advance that position and resid.  lkeys are looked up in @pd and must
+ * grant @access (IB_ACCESS_LOCAL_WRITE when @dir is RXE_COPY_TO_MR).
+ * 0, -ENOSPC when the SGEs are too short, -EACCES for a bad lkey/range.
+ */
+int rxe_dma_copy(struct rxe_dev *rxe, struct ib_pd *pd, int access,
+		 struct rxe_dma_info *dma, void *buf, u32 len,
+		 enum rxe_copy_dir dir);
+
+/* ---- rxe_mcast.c ----------------------------------------------------- */
+int rxe_attach_mcast(struct ib_qp *ibqp, const union ib_gid *mgid);
+int rxe_detach_mcast(struct ib_qp *ibqp, const union ib_gid *mgid);
+/* Detach @qp from every group (destroy). */
+void rxe_mcast_detach_all(struct rxe_qp *qp);
+/*
+ * The QPs attached to @mgid, referenced, into @qps (at most @max);
+ * returns how many.
+ */
+int rxe_mcast_qps(struct rxe_dev *rxe, const union ib_gid *mgid,
+		  struct rxe_qp **qps, int max);
+void rxe_mcast_cleanup(struct rxe_dev *rxe);	/* device teardown */
+
+/* ---- rxe_net.c: sockets and transmit --------------------------------- */
+int rxe_net_init(void);
+void rxe_net_exit(void);
+/*
+ * A packet of @paylen bytes from the BTH through the ICRC for @qp to
+ * @av: headroom for the Ethernet/IP/UDP headers is reserved and the
+ * BTH-to-ICRC area is zeroed; rxe_skb_pkt(skb) has rxe, qp, hdr,
+ * paylen and port_num set (the caller sets opcode, psn, mask).  NULL if
+ * out of memory.
+ */
+struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
+			      unsigned int paylen);
+/*
+ * Put the UDP/IP headers around the packet, compute its ICRC and send
+ * it.  Always consumes @skb.  A request (RXE_REQ_MASK) counts in
+ * qp->skb_out until the stack frees it, and holds a QP reference as long.
+ * Returns 0, or -errno when the packet was dropped (counted).
+ */
+int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
+		 struct sk_buff *skb);
+/* The av of a received packet's sender (for UD replies / GRH in CQEs). */
+void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av);
+/* The netdev's MTU changed or the port state: nothing for now. */
+
+/* ---- rxe_recv.c ------------------------------------------------------ */
+/*
+ * A RoCEv2 packet arrived for @rxe: skb->data at the BTH, the IP header
+ * still reachable (skb_network_header()).  Validates it and hands it to
+ * the responder or completer of its QP (or the QPs of its multicast
+ * group); drops (and counts) what is bad.  Consumes @skb.
+ */
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb);
+
+/* ---- rxe_req.c / rxe_comp.c: the send side -------------------------- */
+void rxe_req_init(struct rxe_qp *qp);	/* create: tasks, timers */
+void rxe_req_stop(struct rxe_qp *qp);	/* reset/destroy: quiesce */
+void rxe_req_reset(struct rxe_qp *qp);	/* to RESET: forget everything */
+void rxe_req_start(struct rxe_qp *qp);	/* out of RESET: runs allowed */
+void rxe_req_run(struct rxe_qp *qp);	/* kick the requester */
+void rxe_comp_run(struct rxe_qp *qp);	/* kick the completer */
+/* A response packet for @qp's completer (consumes @skb). */
+void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb);
+
+/* ---- rxe_resp.c: the receive side ----------------------------------- */
+void rxe_resp_init(struct rxe_qp *qp);
+void rxe_resp_stop(struct rxe_qp *qp);
+void rxe_resp_reset(struct rxe_qp *qp);
+void rxe_resp_start(struct rxe_qp *qp);
+void rxe_resp_run(struct rxe_qp *qp);
+/* A request packet for @qp's responder (consumes @skb). */
+void rxe_resp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb);
+/* The responder's resources (read/atomic replay): create and destroy. */
+void rxe_resp_fini(struct rxe_qp *qp);
+
+#endif /* RXE_LOC_H */

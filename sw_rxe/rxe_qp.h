@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Queue pairs, shared receive queues, address handles, and the packet
+ * descriptor the data path passes between its parts.
+ *
+ * Who does what on one QP (each part a work item on rxe_wq, so a part
+ * never runs twice at once, and parts of different QPs run in parallel):
+ *
+ *   requester (rxe_req.c)   reads the send queue, builds request packets,
+ *                           runs local operations (bind MW, invalidate)
+ *   completer (rxe_comp.c)  takes responses (ACK/NAK, read data, atomic
+ *                           ACK), retires send WQEs into the send CQ,
+ *                           runs the retransmit and RNR timers
+ *   responder (rxe_resp.c)  takes requests, executes them against the
+ *                           receive queue (or SRQ) and memory, answers
+ *
+ * rxe_recv.c hands received packets to the completer or the responder;
+ * rxe_net.c owns the UDP sockets and puts packets on the wire.
+ *
+ * Send WQEs live in a ring userspace writes (librxe); the requester copies
+ * each WQE into qp->sq.shadow when it first takes it and from then on
+ * only the kernel's copy is used, so userspace changing the ring under us
+ * cannot change a request in flight.  The same holds for receive WQEs
+ * (the responder's copy in qp->resp).
+ */
+#ifndef RXE_QP_H
+#define RXE_QP_H
+
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include "rxe.h"
+#include "rxe_hdr.h"
+#include "rxe_opcode.h"
+#include "rxe_psn.h"
+
+/* ------------------------------------------------------------------ */
+/* Tasks: one part of a QP's work, run on rxe_wq                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * @fn does one unit of work and returns 0 if it wants to be called again
+ * at once, non-zero when there is nothing more to do for now.  The work
+ * item calls it in a loop (a bounded number of times, then requeues
+ * itself so that other QPs get the CPU).  rxe_task_run() may be called
+ * from any context, also while the task runs: it then runs once more.
+ */
+struct rxe_task {
+	struct work_struct work;
+	struct rxe_qp *qp;
+	int (*fn)(struct rxe_qp *qp);
+	bool stopped;			/* rxe_task_stop() was called */
+};
+
+void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
+		   int (*fn)(struct rxe_qp *qp));
+void rxe_task_run(struct rxe_task *task);
+/* No more runs after this returns (waits for a running one). */
+void rxe_task_stop(struct rxe_task *task);
+/* Allow runs again (after a stop for a reset). */
+void rxe_task_start(struct rxe_task *task);
+
+/* ------------------------------------------------------------------ */
+/* Packets                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Flags of rxe_pkt_info.mask beyond enum rxe_opcode_mask's. */
+#define RXE_GRH_MASK		(1u << 28)	/* received: has a (IP) GRH */
+#define RXE_LOOPBACK_MASK	(1u << 29)	/* received from ourselves */
+
+/*
+ * What the data path knows about one packet, kept in skb->cb.  On the
+ * receive side @qp is not referenced: a QP purges its packet queues when
+ * it is destroyed, after lookups drained.  On the send side @qp is the
+ * sender.
+ */
+struct rxe_pkt_info {
+	struct rxe_dev *rxe;
+	struct rxe_qp *qp;
+	u8 *hdr;			/* the BTH */
+	u32 mask;			/* rxe_opcode_mask(opcode) | RXE_*_MASK */
+	u32 psn;
+	u16 paylen;			/* BTH through ICRC */
+	u8 opcode;
+	u8 port_num;
+};
+
+static inline struct rxe_pkt_info *rxe_skb_pkt(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct rxe_pkt_info) > sizeof(skb->cb));
+	return (struct rxe_pkt_info *)skb->cb;
+}
+
+static inline struct sk_buff *rxe_pkt_skb(struct rxe_pkt_info *pkt)
+{
+	return container_of((void *)pkt, struct sk_buff, cb);
+}
+
+/* Header @type of @pkt (which must carry it). */
+static inline u8 *rxe_pkt_hdr(const struct rxe_pkt_info *pkt,
+			      enum rxe_hdr_type type)
+{
+	return pkt->hdr + rxe_opcodes[pkt->opcode].offset[type];
+}
+
+static inline u8 *rxe_pkt_payload(const struct rxe_pkt_info *pkt)
+{
+	return pkt->hdr + rxe_opcodes[pkt->opcode].length;
+}
+
+/* Bytes of payload: without headers, pad and ICRC. */
+static inline u32 rxe_pkt_payload_len(const struct rxe_pkt_info *pkt)
+{
+	return pkt->paylen - rxe_opcodes[pkt->opcode].length -
+	       rxe_bth_pad(pkt->hdr) - RXE_ICRC_BYTES;
+}
+
+/* ------------------------------------------------------------------ */
+/* Address vectors and handles                                          */
+/* ------------------------------------------------------------------ */
+
+/* An AH: its address vector, in the UAPI's struct rxe_av form. */
+struct rxe_ah {
+	struct ib_ah ibah;		/* first: the core allocates us */
+	struct rxe_av av;
+	u32 index;			/* librxe's ah_num */
+	refcount_t ref;
+	struct completion released;
+};
+
+static inline struct rxe_ah *to_rah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct rxe_ah, ibah);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared receive queues                                                */
+/* ------------------------------------------------------------------ */
+
+struct rxe_srq {
+	struct ib_srq ibsrq;		/* first: the core allocates us */
+	struct rxe_dev *rxe;
+	struct rxe_queue *queue;	/* of struct rxe_recv_wqe, FROM_USER */
+	spinlock_t lock;		/* consumers of @queue (responders) */
+	int max_wr;
+	int max_sge;
+	u32 limit;			/* armed SRQ limit, 0: not armed */
+	u32 index;			/* srq_num */
+	refcount_t ref;
+	struct completion released;
+};
+
+static inline struct rxe_srq *to_rsrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct rxe_srq, ibsrq);
+}
+
+/* ------------------------------------------------------------------ */
+/* Queue pairs                                                          */
+/* ------------------------------------------------------------------ */
+
+#include "rxe_req.h"
+#include "rxe_resp.h"
+
+struct rxe_sq {
+	struct rxe_queue *queue;	/* of struct rxe_send_wqe, FROM_USER */
+	/*
+	 * Kernel copies of the WQEs between the consumer index (advanced by
+	 * the completer) and the requester's position: slot i holds the
+	 * WQE of ring slot i, queue->elem_size bytes each.
+	 */
+	void *shadow;
+	int max_wr;
+	int max_sge;
+	int max_inline;
+};
+
+struct rxe_rq {
+	struct rxe_queue *queue;	/* NULL if the QP uses an SRQ */
+	int max_wr;
+	int max_sge;
+};
+
+struct rxe_qp {
+	struct ib_qp ibqp;		/* first: the core allocates us */
+	struct rxe_dev *rxe;
+	refcount_t ref;			/* the table's, lookups', sent skbs' */
+	struct completion released;
+	bool valid;			/* false once destroy began */
+
+	/*
+	 * @attr is the QP's current attributes, @attr.qp_state its state.
+	 * Written under @state_lock (modify_qp, errors from the engine);
+	 * the engine reads the state with rxe_qp_state().
+	 */
+	spinlock_t state_lock;
+	struct ib_qp_attr attr;
+	unsigned int mtu;		/* path MTU in bytes (256..4096) */
+	struct rxe_av pri_av;		/* RC/UC: the destination */
+	u16 src_port;			/* UDP source port: flow entropy */
+
+	struct rxe_pd *pd;
+	struct rxe_cq *scq;
+	struct rxe_cq *rcq;
+	struct rxe_srq *srq;		/* or NULL */
+	enum ib_sig_type sq_sig_type;
+
+	struct rxe_sq sq;
+	struct rxe_rq rq;
+
+	/* received packets waiting for the responder / the completer */
+	struct sk_buff_head req_pkts;
+	struct sk_buff_head resp_pkts;
+
+	struct rxe_req_info req;	/* requester and its timers */
+	struct rxe_comp_info comp;	/* completer */
+	struct rxe_resp_info resp;	/* responder */
+
+	atomic_t ssn;			/* send sequence number */
+	atomic_t skb_out;		/* request skbs not yet freed by the
+					 * stack: the requester pauses when
+					 * too many are in flight */
+	atomic_t mcg_num;		/* multicast groups attached */
+};
+
+static inline struct rxe_qp *to_rqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct rxe_qp, ibqp);
+}
+
+static inline enum ib_qp_state rxe_qp_state(const struct rxe_qp *qp)
+{
+	return READ_ONCE(qp->attr.qp_state);
+}
+
+static inline u32 rxe_qp_num(const struct rxe_qp *qp)
+{
+	return qp->ibqp.qp_num;
+}
+
+static inline enum ib_qp_type rxe_qp_type(const struct rxe_qp *qp)
+{
+	return qp->ibqp.qp_type;
+}
+
+/* The opcode transport (enum rxe_transport) of the QP's service. */
+u8 rxe_qp_transport(const struct rxe_qp *qp);
+
+/* The most request skbs one QP may have in the stack before it pauses. */
+#define RXE_INFLIGHT_SKBS_PER_QP_HIGH	64
+#define RXE_INFLIGHT_SKBS_PER_QP_LOW	16
+
+#endif /* RXE_QP_H */

@@ -44,6 +44,8 @@ static u32 comp_wc_opcode(u32 wr_opcode)
 		return IB_UVERBS_WC_BIND_MW;
 	case IB_UVERBS_WR_LOCAL_INV:
 		return IB_UVERBS_WC_LOCAL_INV;
+	case RXE_WR_ATOMIC_WRITE:
+		return RXE_WC_ATOMIC_WRITE;
 	default:
 		return IB_UVERBS_WC_SEND;
 	}
@@ -447,9 +449,17 @@ int rxe_completer(struct rxe_qp *qp)
 {
 	int ret;
 
-	mutex_lock(&qp->req.lock);
+	/*
+	 * A response to our own host arrives synchronously, inside the
+	 * requester's step that sent the request (rxe_loopback()): the
+	 * lock is then ours already.  Let the work item do it after.
+	 */
+	if (!spin_trylock_bh(&qp->req.lock)) {
+		rxe_task_defer(&qp->comp.task);
+		return 1;
+	}
 	ret = comp_step(qp);
-	mutex_unlock(&qp->req.lock);
+	spin_unlock_bh(&qp->req.lock);
 	return ret;
 }
 
@@ -471,5 +481,9 @@ void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 	if (!skb_queue_empty(&qp->resp_pkts))
 		rxe_counter_inc(qp->rxe, RXE_CNT_COMPLETER_SCHED);
 	skb_queue_tail(&qp->resp_pkts, skb);
-	rxe_comp_run(qp);
+	/* from the receive softirq: a lone response is handled right here */
+	if (skb_queue_len(&qp->resp_pkts) == 1)
+		rxe_task_run_inline(&qp->comp.task);
+	else
+		rxe_comp_run(qp);
 }

@@ -9,6 +9,13 @@
 #include "rxe_qp.h"
 #include "rxe_mr.h"
 
+/*
+ * WR and completion opcodes of ATOMIC WRITE: rdma-core 44 has them
+ * (IBV_WR_ATOMIC_WRITE, IBV_WC_ATOMIC_WRITE), the 6.1 UAPI not yet.
+ */
+#define RXE_WR_ATOMIC_WRITE	15
+#define RXE_WC_ATOMIC_WRITE	9
+
 /* ---- rxe_task.c ---------------------------------------------------- */
 int rxe_wq_init(void);
 void rxe_wq_exit(void);
@@ -113,6 +120,8 @@ void rxe_mcast_cleanup(struct rxe_dev *rxe);	/* device teardown */
 
 /* ---- rxe_net.c: sockets and transmit --------------------------------- */
 int rxe_net_init(void);
+/* CRC32 (reflected, as crc32_le) by the fastest implementation: ICRC */
+u32 rxe_crc32(u32 crc, const u8 *p, size_t len);
 void rxe_net_exit(void);
 /*
  * A packet of @paylen bytes from the BTH through the ICRC for @qp to
@@ -150,6 +159,7 @@ void rxe_req_stop(struct rxe_qp *qp);	/* reset/destroy: quiesce */
 void rxe_req_reset(struct rxe_qp *qp);	/* to RESET: forget everything */
 void rxe_req_start(struct rxe_qp *qp);	/* out of RESET: runs allowed */
 void rxe_req_run(struct rxe_qp *qp);	/* kick the requester */
+void rxe_req_run_inline(struct rxe_qp *qp);	/* in process context */
 void rxe_comp_run(struct rxe_qp *qp);	/* kick the completer */
 /* A response packet for @qp's completer (consumes @skb). */
 void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb);

@@ -60,7 +60,7 @@ static struct crypto_shash *rxe_crc_tfm;
 /* Below this the descriptor setup costs more than the table lookups. */
 #define RXE_CRC_SHASH_MIN	64
 
-static u32 rxe_net_crc32(u32 crc, const u8 *p, size_t len)
+u32 rxe_crc32(u32 crc, const u8 *p, size_t len)
 {
 	struct crypto_shash *tfm = rxe_crc_tfm;
 
@@ -300,7 +300,7 @@ static void rxe_put_icrc(struct sk_buff *skb)
 	rxe_icrc_put(icrc, rxe_icrc_compute(skb_network_header(skb),
 					    skb_network_header_len(skb),
 					    skb->protocol == htons(ETH_P_IPV6),
-					    udp, icrc - udp, rxe_net_crc32));
+					    udp, icrc - udp, rxe_crc32));
 }
 
 static int rxe_prepare4(struct rxe_qp *qp, const struct rxe_av *av,
@@ -404,6 +404,33 @@ static void rxe_skb_tx_dtor(struct sk_buff *skb)
 	rxe_qp_put(qp);
 }
 
+/*
+ * A packet to an address of this host: hand it to the receive side at
+ * once instead of through the loopback device, whose backlog would drop
+ * bursts (a large read's responses) and whose orphaning of the skb would
+ * end the sender's in-flight accounting before the packet was handled.
+ * With the skb alive until the receiver is done with it, qp->skb_out
+ * paces the sender.  Softirq-like context, as on a real receive.
+ */
+static void rxe_loopback(struct sk_buff *skb)
+{
+	struct rxe_dev *rxe;
+
+	skb_dst_drop(skb);
+	local_bh_disable();
+	rcu_read_lock();
+	rxe = rxe_net_rcv_rxe(skb);
+	if (rxe) {
+		__skb_pull(skb, skb_transport_offset(skb) +
+			   sizeof(struct udphdr));
+		rxe_rcv(rxe, skb);
+	} else {
+		kfree_skb(skb);
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
 int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 		 struct sk_buff *skb)
 {
@@ -450,6 +477,11 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 		skb->destructor = rxe_skb_tx_dtor;
 	}
 
+	if (skb_dst(skb)->dev->flags & IFF_LOOPBACK) {
+		rxe_counter_inc(rxe, RXE_CNT_SENT_PKTS);
+		rxe_loopback(skb);
+		return 0;
+	}
 	if (ipv6)
 		err = ip6_local_out(net, NULL, skb);
 	else

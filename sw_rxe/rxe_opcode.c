@@ -67,6 +67,8 @@
 
 #define READ_REQUEST	(REQ | RXE_READ_MASK | RXE_ONLY_MASK | RXE_RETH_MASK)
 #define ATOMIC_REQUEST	(REQ | RXE_ATOMIC_MASK | RXE_ONLY_MASK | RXE_ATMETH_MASK)
+/* ATOMIC WRITE: a one-packet write of exactly 8 bytes, answered by an ACK */
+#define ATOMIC_WRITE	(WRITE_ONLY | RXE_ATOMIC_WRITE_MASK)
 
 /* Only the first and last read response carry an AETH. */
 #define READ_RESP_FIRST	(RESP | DATA | RXE_FIRST_MASK | RXE_AETH_MASK)
@@ -111,6 +113,7 @@ const struct rxe_opcode_info rxe_opcodes[RXE_NUM_OPCODES] = {
 	OP(RC, FETCH_ADD,		ATOMIC_REQUEST),
 	OP(RC, SEND_LAST_INV,		SEND_LAST | RXE_IETH_MASK),
 	OP(RC, SEND_ONLY_INV,		SEND_ONLY | RXE_IETH_MASK),
+	OP(RC, ATOMIC_WRITE,		ATOMIC_WRITE),
 
 	OP(UC, SEND_FIRST,		SEND_FIRST),
 	OP(UC, SEND_MIDDLE,		SEND_MIDDLE),

@@ -56,6 +56,8 @@ enum rxe_operation {
 	/* 0x15 is reserved */
 	RXE_OP_SEND_LAST_INV		= 0x16,
 	RXE_OP_SEND_ONLY_INV		= 0x17,
+	/* 0x18-0x1c: RD/XRC, FLUSH */
+	RXE_OP_ATOMIC_WRITE		= 0x1d,
 };
 
 /* Full opcodes: transport | operation. */
@@ -83,6 +85,7 @@ enum rxe_opcode {
 	RXE_OPCODE_RC_FETCH_ADD			= 0x14,
 	RXE_OPCODE_RC_SEND_LAST_INV		= 0x16,
 	RXE_OPCODE_RC_SEND_ONLY_INV		= 0x17,
+	RXE_OPCODE_RC_ATOMIC_WRITE		= 0x1d,
 
 	RXE_OPCODE_UC_SEND_FIRST		= 0x20,
 	RXE_OPCODE_UC_SEND_MIDDLE		= 0x21,
@@ -187,6 +190,11 @@ enum rxe_opcode_mask {
 	 * it, with an ACK or NAK, read response data or an atomic ACK.
 	 */
 	RXE_ACKED_MASK		= 1u << 27,
+	/* An RDMA write of 8 bytes the responder stores atomically
+	 * (ATOMIC WRITE, IBTA 1.5); also has RXE_WRITE_MASK.  Bits 28 and 29
+	 * are the driver's per-packet flags.
+	 */
+	RXE_ATOMIC_WRITE_MASK	= 1u << 30,
 
 	RXE_ONLY_MASK		= RXE_FIRST_MASK | RXE_LAST_MASK,
 	RXE_READ_OR_ATOMIC_MASK	= RXE_READ_MASK | RXE_ATOMIC_MASK,

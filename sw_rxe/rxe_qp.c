@@ -139,7 +139,8 @@ int rxe_post_send(struct ib_qp *ibqp)
 	/* IBTA: posting to the SQ before RTS is an immediate error */
 	if (state < IB_QPS_RTS)
 		return -EINVAL;
-	rxe_req_run(qp);
+	/* the doorbell's syscall does the sending: no wakeup on the way */
+	rxe_req_run_inline(qp);
 	if (state == IB_QPS_ERR)
 		rxe_comp_run(qp);
 	return 0;
@@ -383,6 +384,12 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* the table's reference; then lookups and in-flight skbs drain */
 	if (!refcount_dec_and_test(&qp->ref))
 		wait_for_completion(&qp->released);
+	/*
+	 * A kick that raced with the stops above (an skb destructor, a
+	 * receive) may have queued a run after them: cancel it for good.
+	 */
+	rxe_req_stop(qp);
+	rxe_resp_stop(qp);
 
 	/* packets handed over by lookups that ran before the removal */
 	skb_queue_purge(&qp->req_pkts);
@@ -821,7 +828,7 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	 * req.lock for each), so that they never see a half-written path,
 	 * timeout or retry count (SQD -> SQD may change them).
 	 */
-	mutex_lock(&qp->req.lock);
+	spin_lock_bh(&qp->req.lock);
 	spin_lock_irqsave(&qp->state_lock, flags);
 	/*
 	 * The engine may have moved the QP to ERR since we looked: the
@@ -833,7 +840,7 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 					  mask & ~IB_QP_CUR_STATE) ||
 		    (mask & IB_QP_CUR_STATE)) {
 			spin_unlock_irqrestore(&qp->state_lock, flags);
-			mutex_unlock(&qp->req.lock);
+			spin_unlock_bh(&qp->req.lock);
 			goto out;	/* -EINVAL; RESET: tasks stay stopped */
 		}
 	}
@@ -847,7 +854,7 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (next != IB_QPS_ERR)
 		WRITE_ONCE(qp->attr.qp_state, next);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
-	mutex_unlock(&qp->req.lock);
+	spin_unlock_bh(&qp->req.lock);
 
 	switch (next) {
 	case IB_QPS_RESET:

@@ -49,12 +49,21 @@ struct rxe_task {
 	struct work_struct work;
 	struct rxe_qp *qp;
 	int (*fn)(struct rxe_qp *qp);
+	unsigned long flags;		/* RXE_TASK_* bits, rxe_task.c */
 	bool stopped;			/* rxe_task_stop() was called */
 };
 
 void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
 		   int (*fn)(struct rxe_qp *qp));
 void rxe_task_run(struct rxe_task *task);
+/*
+ * Run the task in the caller's context if no one else runs it (else the
+ * runner goes on): for callers that may do the task's work where they
+ * are.  No part sleeps: each runs with BHs off under its own lock.
+ */
+void rxe_task_run_inline(struct rxe_task *task);
+/* From the task's own fn, which cannot go on here: run it again later. */
+void rxe_task_defer(struct rxe_task *task);
 /* No more runs after this returns (waits for a running one). */
 void rxe_task_stop(struct rxe_task *task);
 /* Allow runs again (after a stop for a reset). */

@@ -107,11 +107,6 @@ static void rxe_rcv_drop(struct rxe_dev *rxe, struct sk_buff *skb,
 	kfree_skb(skb);
 }
 
-static u32 rxe_rcv_crc32(u32 crc, const u8 *p, size_t len)
-{
-	return crc32_le(crc, p, len);
-}
-
 static bool rxe_rcv_ipv6(const struct sk_buff *skb)
 {
 	return skb->protocol == htons(ETH_P_IPV6);
@@ -138,7 +133,7 @@ static enum rxe_rcv_verdict rxe_rcv_check_pkt(struct sk_buff *skb)
 				     rxe_rcv_ipv6(skb),
 				     skb_transport_header(skb),
 				     RXE_UDP_HDR_BYTES + skb->len,
-				     rxe_rcv_crc32)))
+				     rxe_crc32)))
 		return RXE_RCV_BAD_ICRC;
 
 	if (unlikely(rxe_bth_tver(bth) != RXE_TVER))

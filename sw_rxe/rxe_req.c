@@ -105,7 +105,9 @@ static u32 req_wqe_kind(const struct rxe_qp *qp, u32 opcode)
 	case IB_UVERBS_WR_LOCAL_INV:
 	case IB_UVERBS_WR_BIND_MW:
 		return conn ? RXE_WQE_LOCAL : 0;
-	default:	/* atomic write, flush, TSO, ...: not offered */
+	case RXE_WR_ATOMIC_WRITE:
+		return rc ? RXE_WQE_WRITE | RXE_WQE_AWRITE : 0;
+	default:	/* flush, TSO, ...: not offered */
 		return 0;
 	}
 }
@@ -132,7 +134,13 @@ static u32 req_check_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		dma->num_sge = 0;
 		return 0;
 	}
-	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+	if (kind & RXE_WQE_AWRITE) {
+		/* librxe puts the 8 bytes where inline data goes */
+		wqe->mask |= RXE_WQE_INLINE;
+		len = sizeof(u64);
+		if (wqe->wr.wr.rdma.remote_addr & 7)
+			return IB_WC_LOC_QP_OP_ERR;
+	} else if (wqe->wr.send_flags & IB_SEND_INLINE) {
 		/* librxe put the data over the SGE list */
 		if (!(kind & (RXE_WQE_SEND | RXE_WQE_WRITE)))
 			return IB_WC_LOC_QP_OP_ERR;
@@ -270,6 +278,8 @@ static u8 req_opcode(const struct rxe_qp *qp, const struct rxe_send_wqe *wqe,
 	} else if (kind & RXE_WQE_ATOMIC) {
 		op = wqe->wr.opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ?
 		     RXE_OP_COMPARE_SWAP : RXE_OP_FETCH_ADD;
+	} else if (kind & RXE_WQE_AWRITE) {
+		op = RXE_OP_ATOMIC_WRITE;
 	} else if (kind & RXE_WQE_WRITE) {
 		op = first ? (last ? RXE_OP_WRITE_ONLY : RXE_OP_WRITE_FIRST) :
 			     (last ? RXE_OP_WRITE_LAST : RXE_OP_WRITE_MIDDLE);
@@ -438,20 +448,20 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		wqe->state = rc ? RXE_WQE_PENDING : RXE_WQE_DONE;
 		req->cur_index = rxe_sq_next(qp, req->cur_index);
 	}
-	/* a drop is counted there, and is a loss like any other */
-	if (skb)
-		rxe_pkt_xmit(qp, av, skb);
+	/* armed before the packet leaves: its response may come at once */
+	if (rc && req->qp_timeout_jiffies &&
+	    !timer_pending(&req->retrans_timer))
+		mod_timer(&req->retrans_timer,
+			  jiffies + req->qp_timeout_jiffies);
+	/* sent by rxe_requester() once the lock is released */
+	if (skb) {
+		req->tx_av = *av;
+		req->tx_skb = skb;
+	}
 	if (ah)
 		rxe_ah_put(ah);
-
-	if (rc) {
-		if (req->qp_timeout_jiffies &&
-		    !timer_pending(&req->retrans_timer))
-			mod_timer(&req->retrans_timer,
-				  jiffies + req->qp_timeout_jiffies);
-	} else if (last) {
+	if (!rc && last)
 		rxe_comp_run(qp);
-	}
 	return 0;
 }
 
@@ -561,11 +571,21 @@ static int req_step(struct rxe_qp *qp)
 
 static int rxe_requester(struct rxe_qp *qp)
 {
+	struct sk_buff *skb;
+	struct rxe_av av;
 	int ret;
 
-	mutex_lock(&qp->req.lock);
+	spin_lock_bh(&qp->req.lock);
 	ret = req_step(qp);
-	mutex_unlock(&qp->req.lock);
+	skb = qp->req.tx_skb;
+	if (skb) {
+		qp->req.tx_skb = NULL;
+		av = qp->req.tx_av;
+	}
+	spin_unlock_bh(&qp->req.lock);
+	/* a drop is counted there, and is a loss like any other */
+	if (skb)
+		rxe_pkt_xmit(qp, &av, skb);
 	return ret;
 }
 
@@ -579,7 +599,7 @@ static void rxe_rnr_timer(struct timer_list *t)
 
 void rxe_req_init(struct rxe_qp *qp)
 {
-	mutex_init(&qp->req.lock);
+	spin_lock_init(&qp->req.lock);
 	rxe_task_init(&qp->req.task, qp, rxe_requester);
 	rxe_task_init(&qp->comp.task, qp, rxe_completer);
 	timer_setup(&qp->req.retrans_timer, rxe_retrans_timer, 0);
@@ -631,4 +651,9 @@ void rxe_req_start(struct rxe_qp *qp)
 void rxe_req_run(struct rxe_qp *qp)
 {
 	rxe_task_run(&qp->req.task);
+}
+
+void rxe_req_run_inline(struct rxe_qp *qp)
+{
+	rxe_task_run_inline(&qp->req.task);
 }

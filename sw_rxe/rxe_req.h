@@ -48,6 +48,7 @@ enum rxe_wqe_kind {
 	RXE_WQE_IMM	= 1 << 6,	/* carries immediate data */
 	RXE_WQE_INV	= 1 << 7,	/* send with invalidate */
 	RXE_WQE_INLINE	= 1 << 8,	/* payload in dma.inline_data */
+	RXE_WQE_AWRITE	= 1 << 9,	/* atomic write: 8 bytes inline */
 };
 
 /* bits of rxe_req_info.events */
@@ -58,7 +59,7 @@ enum {
 
 struct rxe_req_info {
 	struct rxe_task task;
-	struct mutex lock;	/* one step of the requester or completer */
+	spinlock_t lock;	/* one step of the requester or completer (BH off) */
 	u32 psn;		/* next PSN to send; modify_qp sets it (SQ_PSN) */
 	u32 wqe_index;		/* one past the last WQE started */
 	u32 cur_index;		/* the WQE being worked on */
@@ -76,6 +77,13 @@ struct rxe_req_info {
 	struct timer_list retrans_timer;
 	struct timer_list rnr_nak_timer;
 	unsigned long qp_timeout_jiffies;	/* from attr.timeout, 0: none */
+	/*
+	 * The packet a step built, sent by rxe_requester() after it let go
+	 * of @lock (a response from our own host may come back inside the
+	 * send, and its completer needs the lock), and its destination.
+	 */
+	struct sk_buff *tx_skb;
+	struct rxe_av tx_av;
 };
 
 struct rxe_comp_info {

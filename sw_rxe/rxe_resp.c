@@ -354,6 +354,41 @@ static int resp_ud_grh(struct rxe_qp *qp, struct sk_buff *skb)
 /* RDMA write, read, atomics                                            */
 /* ------------------------------------------------------------------ */
 
+/*
+ * ATOMIC WRITE: its 8 bytes land in one store, never torn, so the
+ * address must be aligned (in memory too, hence within one page).
+ */
+static int resp_atomic_write(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
+{
+	const u8 *reth = rxe_pkt_hdr(pkt, RXE_RETH);
+	u64 va = rxe_reth_va(reth);
+	struct rxe_mr *mr;
+	struct page *page;
+	u64 off, val;
+	void *kva;
+
+	if (rxe_reth_len(reth) != sizeof(u64) ||
+	    rxe_pkt_payload_len(pkt) != sizeof(u64) || (va & 7))
+		return RESP_INV_REQ;
+	mr = rxe_rkey_mr(qp, rxe_reth_rkey(reth), IB_ACCESS_REMOTE_WRITE, va,
+			 sizeof(u64));
+	if (IS_ERR(mr))
+		return RESP_ACCESS;
+	off = va - mr->ibmr.iova + ib_umem_offset(mr->umem);
+	if (off & 7) {
+		rxe_mr_put(mr);
+		return RESP_INV_REQ;
+	}
+	memcpy(&val, rxe_pkt_payload(pkt), sizeof(val));
+	page = mr->umem->pages[off >> PAGE_SHIFT];
+	kva = kmap_local_page(page);
+	WRITE_ONCE(*(u64 *)(kva + (off & ~PAGE_MASK)), val);
+	flush_dcache_page(page);
+	kunmap_local(kva);
+	rxe_mr_put(mr);
+	return RESP_OK;
+}
+
 static int resp_write(struct rxe_qp *qp, const struct rxe_pkt_info *pkt,
 		      u32 mask)
 {
@@ -620,7 +655,9 @@ static int resp_execute(struct rxe_qp *qp, struct sk_buff *skb,
 		if (err)
 			return err;
 	}
-	if (mask & RXE_WRITE_MASK) {
+	if (mask & RXE_ATOMIC_WRITE_MASK) {
+		err = resp_atomic_write(qp, pkt);
+	} else if (mask & RXE_WRITE_MASK) {
 		err = resp_write(qp, pkt, mask);
 	} else {
 		if (!qp->resp.has_wqe)
@@ -986,10 +1023,20 @@ void rxe_resp_run(struct rxe_qp *qp)
 	rxe_task_run(&qp->resp.task);
 }
 
+/*
+ * From the receive softirq.  A lone request that is not a read (whose
+ * responses may be many packets) is executed right here, as in-tree rxe
+ * does; a backlog goes to the work item so the softirq stays short.
+ */
 void rxe_resp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
+	bool inline_ok = !(rxe_skb_pkt(skb)->mask & RXE_READ_MASK);
+
 	skb_queue_tail(&qp->req_pkts, skb);
-	rxe_task_run(&qp->resp.task);
+	if (inline_ok && skb_queue_len(&qp->req_pkts) == 1)
+		rxe_task_run_inline(&qp->resp.task);
+	else
+		rxe_task_run(&qp->resp.task);
 }
 
 void rxe_resp_fini(struct rxe_qp *qp)

@@ -1,32 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The three parts of a QP (requester, completer, responder) run as work
- * items on one unbound workqueue.  A work item never runs concurrently
- * with itself, so each part is single threaded per QP without a lock,
- * while different QPs (and different parts of one QP) run in parallel.
+ * The three parts of a QP (requester, completer, responder) are tasks: a
+ * function called until it reports it is idle, by at most one context at
+ * a time.  Normally a task runs as a work item on rxe_wq (per-CPU, high
+ * priority: queued on the CPU that kicked it, so a kick is a local
+ * wakeup, not an IPI).  A caller that may run the task where it is (the
+ * doorbell syscall for the requester, the receive softirq for the
+ * responder) uses rxe_task_run_inline() and saves the wakeup and the
+ * context switch, which is most of the latency of a small message.
+ *
+ * Exclusion is a RUNNING bit; a kick while the task runs sets AGAIN,
+ * which the runner checks after it released RUNNING, so no kick is lost.
  */
+#include <linux/delay.h>
 #include <linux/workqueue.h>
 #include "rxe_loc.h"
 
 struct workqueue_struct *rxe_wq;
 
-/* Calls of @fn per run before the work item yields the worker. */
+/* Calls of @fn per run before the runner yields to other work. */
 #define RXE_TASK_BUDGET		64
+
+enum {
+	RXE_TASK_RUNNING,	/* some context is calling fn */
+	RXE_TASK_AGAIN,		/* kicked since the runner last looked */
+};
+
+static bool rxe_task_claim(struct rxe_task *task)
+{
+	return !test_and_set_bit_lock(RXE_TASK_RUNNING, &task->flags);
+}
+
+/* Called with RUNNING claimed; releases it. */
+static void rxe_task_do(struct rxe_task *task)
+{
+	int budget = RXE_TASK_BUDGET;
+
+	for (;;) {
+		clear_bit(RXE_TASK_AGAIN, &task->flags);
+		smp_mb__after_atomic();
+		while (!READ_ONCE(task->stopped) && !task->fn(task->qp)) {
+			if (--budget == 0) {
+				/* more to do: go to the back of the queue */
+				clear_bit_unlock(RXE_TASK_RUNNING, &task->flags);
+				queue_work(rxe_wq, &task->work);
+				return;
+			}
+		}
+		clear_bit_unlock(RXE_TASK_RUNNING, &task->flags);
+		smp_mb__after_atomic();
+		if (READ_ONCE(task->stopped) ||
+		    !test_bit(RXE_TASK_AGAIN, &task->flags) ||
+		    !rxe_task_claim(task))
+			return;
+	}
+}
 
 static void rxe_task_work(struct work_struct *work)
 {
 	struct rxe_task *task = container_of(work, struct rxe_task, work);
-	int budget = RXE_TASK_BUDGET;
 
-	while (!READ_ONCE(task->stopped)) {
-		if (task->fn(task->qp))
-			return;
-		if (--budget == 0) {
-			/* more to do: go to the back of the queue */
-			queue_work(rxe_wq, &task->work);
-			return;
-		}
-	}
+	/* if another context runs it, that one sees AGAIN */
+	if (rxe_task_claim(task))
+		rxe_task_do(task);
 }
 
 void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
@@ -35,10 +71,31 @@ void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
 	INIT_WORK(&task->work, rxe_task_work);
 	task->qp = qp;
 	task->fn = fn;
+	task->flags = 0;
 	task->stopped = false;
 }
 
 void rxe_task_run(struct rxe_task *task)
+{
+	if (READ_ONCE(task->stopped))
+		return;
+	set_bit(RXE_TASK_AGAIN, &task->flags);
+	smp_mb__after_atomic();
+	if (!test_bit(RXE_TASK_RUNNING, &task->flags))
+		queue_work(rxe_wq, &task->work);
+}
+
+void rxe_task_run_inline(struct rxe_task *task)
+{
+	if (READ_ONCE(task->stopped))
+		return;
+	set_bit(RXE_TASK_AGAIN, &task->flags);
+	smp_mb__after_atomic();
+	if (rxe_task_claim(task))
+		rxe_task_do(task);
+}
+
+void rxe_task_defer(struct rxe_task *task)
 {
 	if (!READ_ONCE(task->stopped))
 		queue_work(rxe_wq, &task->work);
@@ -47,8 +104,12 @@ void rxe_task_run(struct rxe_task *task)
 void rxe_task_stop(struct rxe_task *task)
 {
 	WRITE_ONCE(task->stopped, true);
-	/* a run that was queued before sees @stopped and returns at once */
+	smp_mb();
+	/* a queued run sees @stopped and returns at once */
 	cancel_work_sync(&task->work);
+	/* an inline run (syscall or softirq elsewhere) finishes its call */
+	while (test_bit(RXE_TASK_RUNNING, &task->flags))
+		usleep_range(20, 100);
 }
 
 void rxe_task_start(struct rxe_task *task)
@@ -58,7 +119,7 @@ void rxe_task_start(struct rxe_task *task)
 
 int rxe_wq_init(void)
 {
-	rxe_wq = alloc_workqueue("rxe_wq", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	rxe_wq = alloc_workqueue("rxe_wq", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
 	return rxe_wq ? 0 : -ENOMEM;
 }
 

@@ -52,6 +52,13 @@ TEST(opcode_header_layouts)
 	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_RC_COMPARE_SWAP), 40);
 	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_RC_FETCH_ADD), 40);
 	CHECK_EQ(rxe_opcode_hdr_offset(RXE_OPCODE_RC_FETCH_ADD, RXE_ATMETH), 12);
+	/* ATOMIC WRITE: BTH + RETH, then its 8 bytes; RC only, acked */
+	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_RC_ATOMIC_WRITE), 28);
+	CHECK(rxe_opcode_mask(RXE_OPCODE_RC_ATOMIC_WRITE) & RXE_ATOMIC_WRITE_MASK);
+	CHECK(rxe_opcode_mask(RXE_OPCODE_RC_ATOMIC_WRITE) & RXE_ACKED_MASK);
+	CHECK(rxe_opcode_legal(RXE_OPCODE_RC_ATOMIC_WRITE, RXE_TRANSPORT_RC));
+	CHECK(!rxe_opcode_legal(RXE_OPCODE_RC_ATOMIC_WRITE | RXE_TRANSPORT_UC,
+				RXE_TRANSPORT_UC));
 
 	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_UC_WRITE_ONLY_IMM), 32);
 	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_UC_SEND_ONLY), 12);
@@ -212,8 +219,8 @@ TEST(opcode_table_invariants)
 			  (op & RXE_OPERATION_MASK) >= RXE_OP_READ_RESPONSE_FIRST &&
 			  (op & RXE_OPERATION_MASK) <= RXE_OP_READ_RESPONSE_ONLY));
 	}
-	CHECK_EQ(known, 58);
-	CHECK_EQ(per_svc[RXE_TRANSPORT_RC >> 5], 23);
+	CHECK_EQ(known, 59);
+	CHECK_EQ(per_svc[RXE_TRANSPORT_RC >> 5], 24);	/* with ATOMIC WRITE */
 	CHECK_EQ(per_svc[RXE_TRANSPORT_UC >> 5], 12);
 	CHECK_EQ(per_svc[RXE_TRANSPORT_RD >> 5], 21);
 	CHECK_EQ(per_svc[RXE_TRANSPORT_UD >> 5], 2);

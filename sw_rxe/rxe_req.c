@@ -460,8 +460,9 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	}
 	if (ah)
 		rxe_ah_put(ah);
+	/* UC/UD: done once sent; the completer runs right after the send */
 	if (!rc && last)
-		rxe_comp_run(qp);
+		req->tx_complete = true;
 	return 0;
 }
 
@@ -573,6 +574,7 @@ static int rxe_requester(struct rxe_qp *qp)
 {
 	struct sk_buff *skb;
 	struct rxe_av av;
+	bool complete;
 	int ret;
 
 	spin_lock_bh(&qp->req.lock);
@@ -582,10 +584,14 @@ static int rxe_requester(struct rxe_qp *qp)
 		qp->req.tx_skb = NULL;
 		av = qp->req.tx_av;
 	}
+	complete = qp->req.tx_complete;
+	qp->req.tx_complete = false;
 	spin_unlock_bh(&qp->req.lock);
 	/* a drop is counted there, and is a loss like any other */
 	if (skb)
 		rxe_pkt_xmit(qp, &av, skb);
+	if (complete)
+		rxe_task_run_inline(&qp->comp.task);
 	return ret;
 }
 

@@ -84,6 +84,7 @@ struct rxe_req_info {
 	 */
 	struct sk_buff *tx_skb;
 	struct rxe_av tx_av;
+	bool tx_complete;	/* UC/UD: the completer retires it after */
 };
 
 struct rxe_comp_info {

@@ -78,6 +78,14 @@ done
 suite compare-datapath tests/compare-datapath.sh \
 	build/test-logs/datapath-stock build/test-logs/datapath-ours
 
+# Wire interoperability: two guests on a QEMU socket network, each with its
+# own stack: ours serving stock clients, stock serving ours, ours with ours;
+# each pair's RoCEv2 capture decoded (tshark) and ICRC-checked on the host;
+# the mixed pairs also run RC traffic under netem loss/reorder/duplication.
+for pair in ours-stock stock-ours ours-ours; do
+	suite "wire-$pair" tests/wire.sh "$pair"
+done
+
 echo "== done in $(($(date +%s) - t0))s on kernel $kabi"
 echo "total: $passed passed, $failed failed"
 [ "$failed" = 0 ]

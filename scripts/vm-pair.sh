@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Boot two guests joined by a QEMU socket network on 127.0.0.1 and run the
+# same command in both, each with its own module stack.
+#
+#   scripts/vm-pair.sh [options] -- COMMAND...
+#
+#   --a-stack ours|stock   guest a: listens on the socket network, role server
+#   --b-stack ours|stock   guest b: connects to it, role client
+#   --a-env VAR=VALUE      extra environment for guest a's COMMAND (repeatable)
+#   --b-env VAR=VALUE      the same for guest b
+#   --out DIR              a's output in DIR/a, b's in DIR/b (default: new
+#                          directory under build/vm/)
+#   --port PORT            TCP port of the socket network (default: a free one)
+#   --mem MB, --smp N, --timeout SECONDS   per guest, as for vm-run.sh
+#
+# Guest a is 10.0.2.11/24 (MAC 52:54:00:00:00:11), guest b 10.0.2.12/24
+# (52:54:00:00:00:12), both on eth0 with their link-local IPv6 addresses;
+# the two guests see nothing but each other.  COMMAND runs as with
+# vm-run.sh, with WIRE_ROLE (server for a, client for b), WIRE_SELF and
+# WIRE_PEER (the IPv4 addresses) in its environment.  b's console is shown
+# as it runs, a's after both are done.  The exit status is non-zero when
+# either guest's is.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+
+astack=ours bstack=stock out= port= mem=2048 smp=1 timeout=1800
+aenv=() benv=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--a-stack) astack=$2; shift 2 ;;
+	--b-stack) bstack=$2; shift 2 ;;
+	--a-env) aenv+=("$2"); shift 2 ;;
+	--b-env) benv+=("$2"); shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--port) port=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "vm-pair: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: vm-pair.sh [options] -- COMMAND..." >&2; exit 2; }
+for v in "${aenv[@]}" "${benv[@]}"; do
+	[[ $v =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
+		{ echo "vm-pair: bad env $v (VAR=VALUE)" >&2; exit 2; }
+done
+
+a_ip=10.0.2.11 b_ip=10.0.2.12
+[ -n "$out" ] || out=$top/build/vm/pair-$astack-$bstack-$(date +%s)-$$
+mkdir -p "$out/a" "$out/b"
+out=$(cd "$out" && pwd)
+
+listening() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+free_port() # a TCP port on 127.0.0.1 nobody listens on
+{
+	local p i
+	for i in $(seq 50); do
+		p=$((20000 + RANDOM % 30000))
+		listening "$p" || { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+apid= bpid=
+cleanup()
+{
+	[ -z "$apid" ] || kill "$apid" 2>/dev/null || true
+	[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Guest a's QEMU listens; b's can only connect once it does.  Another user
+# may take the port between the check and QEMU's bind: then a's QEMU exits
+# at once and another port is tried.
+for attempt in 1 2 3 4 5; do
+	[ -n "$port" ] || port=$(free_port)
+	echo "vm-pair: socket network on 127.0.0.1:$port; a ($astack, server) $a_ip, b ($bstack, client) $b_ip"
+	"$here/vm-run.sh" --stack "$astack" --name wire-a --out "$out/a" \
+		--mac 52:54:00:00:00:11 --ipv4 "$a_ip/24" --net "listen:$port" \
+		--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
+		"$(printf '%q ' env WIRE_ROLE=server WIRE_SELF=$a_ip WIRE_PEER=$b_ip "${aenv[@]}")$*" \
+		>"$out/a.log" 2>&1 &
+	apid=$!
+	for i in $(seq 300); do
+		listening "$port" && break
+		kill -0 "$apid" 2>/dev/null || break
+		sleep 0.1
+	done
+	listening "$port" && break
+	wait "$apid" || true
+	apid=
+	echo "vm-pair: guest a did not listen on $port:"
+	tail -n 5 "$out/a.log"
+	port=
+done
+[ -n "$apid" ] || { echo "vm-pair: could not start guest a" >&2; exit 2; }
+
+set +e
+"$here/vm-run.sh" --stack "$bstack" --name wire-b --out "$out/b" \
+	--mac 52:54:00:00:00:12 --ipv4 "$b_ip/24" --net "connect:$port" \
+	--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
+	"$(printf '%q ' env WIRE_ROLE=client WIRE_SELF=$b_ip WIRE_PEER=$a_ip "${benv[@]}")$*" \
+	2>&1 | tee "$out/b.log"
+brc=${PIPESTATUS[0]}
+bpid=
+wait "$apid"
+arc=$?
+apid=
+set -e
+echo "--- guest a ($astack, server):"
+cat "$out/a.log"
+echo "vm-pair: a exit $arc, b exit $brc; logs in $out"
+[ "$arc" = 0 ] && [ "$brc" = 0 ]

@@ -13,9 +13,10 @@
  * comp.psn never passes req.psn.
  *
  * Retries: a PSN sequence NAK or the retransmit timer asks the requester
- * to go back to comp.psn (at most one retry per loss, all counted
- * against retry_cnt: 7 means seven); an RNR NAK holds the requester
- * until the RNR timer fires (rnr_retry 7 meaning forever).
+ * to go back to comp.psn (at most one retry per loss, counted against
+ * retry_cnt, which progress reloads; 7 means forever, as in-tree rxe
+ * has it); an RNR NAK holds the requester until the RNR timer fires
+ * (rnr_retry 7 meaning forever).
  */
 #include <linux/jiffies.h>
 #include "rxe_loc.h"
@@ -157,7 +158,9 @@ static void comp_retry(struct rxe_qp *qp, bool timeout)
 		comp_fail_head(qp, IB_WC_RETRY_EXC_ERR);
 		return;
 	}
-	qp->comp.retry_cnt--;
+	/* 7 retries forever, as in-tree rxe (and its peers) expect */
+	if (qp->attr.retry_cnt != 7)
+		qp->comp.retry_cnt--;
 	qp->comp.started_retry = true;
 	rxe_counter_inc(qp->rxe, RXE_CNT_COMP_RETRY);
 	req->need_retry = true;
@@ -215,7 +218,10 @@ static void comp_aeth(struct rxe_qp *qp, struct rxe_send_wqe *wqe, u32 psn,
 		/* the responder expects @psn: everything before arrived */
 		rxe_counter_inc(qp->rxe, RXE_CNT_RCV_SEQ_ERR);
 		if (rxe_psn_cmp(psn, qp->comp.psn) > 0) {
+			/* progress: this is a new loss, with a full budget */
 			qp->comp.psn = psn;
+			qp->comp.retry_cnt = qp->attr.retry_cnt;
+			qp->comp.started_retry = false;
 			comp_kick_req(qp);
 		}
 		comp_retry(qp, false);

@@ -295,8 +295,9 @@ def main():
             samples[r[1]] = frame
     for fam in ("ipv4", "ipv6"):
         if fam not in samples:
-            result(False, f"ICRC checker self-test ({fam})",
-                   f"no {fam} frame with a good ICRC to try it on")
+            # (a test without traffic fails on its own, below)
+            print(f"# ICRC checker self-test ({fam}): no {fam} frame with "
+                  "a good ICRC to try it on")
             continue
         errs = selftest(samples[fam])
         result(not errs, f"ICRC checker self-test ({fam}): masked fields "

@@ -131,7 +131,9 @@ if [ "$STACK" = ours ]; then
 	# Our modules allocate from the kmalloc caches; the others move with
 	# the 9p file system and lazy vfree and say nothing about us.  What we
 	# vmalloc is checked in /proc/vmallocinfo instead, by caller.
-	slab_snap() { sync; echo 3 >/proc/sys/vm/drop_caches; awk 'NR > 2 && /^kmalloc/ { print $1, $2 }' /proc/slabinfo | sort; }
+	# (after a pause: objects freed after an RCU grace period, which is
+	# slow on a loaded TCG host, must be gone)
+	slab_snap() { sleep 3; sync; echo 3 >/proc/sys/vm/drop_caches; awk 'NR > 2 && /^kmalloc/ { print $1, $2 }' /proc/slabinfo | sort; }
 	slab_snap >/tmp/slab.before
 	cycle_ok=1
 	for i in $(seq 100); do

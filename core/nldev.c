@@ -161,8 +161,11 @@ static bool port_valid(struct ib_device *ibdev, u32 port)
 	return port >= 1 && port <= ibdev->phys_port_cnt;
 }
 
-static int nldev_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
-			  struct netlink_ext_ack *extack)
+/* A reply about the one device the request names, filled by @fill. */
+static int nldev_device_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			     struct netlink_ext_ack *extack, u32 cmd,
+			     int (*fill)(struct sk_buff *msg,
+					 struct ib_device *ibdev))
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
 	struct ib_device *ibdev;
@@ -176,9 +179,9 @@ static int nldev_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 		return -EINVAL;
 
 	ret = -ENOMEM;
-	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_GET, &nlh);
+	msg = nldev_reply_new(skb, nlh, cmd, &nlh);
 	if (msg) {
-		ret = fill_dev_info(msg, ibdev);
+		ret = fill(msg, ibdev);
 		if (ret)
 			nlmsg_free(msg);
 		else
@@ -188,8 +191,11 @@ static int nldev_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	return ret;
 }
 
-/* cb->args[0]: the index of the next device to dump. */
-static int nldev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* One message per registered device, filled by @fill; cb->args[0]: next. */
+static int nldev_devices_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb, u32 cmd,
+				int (*fill)(struct sk_buff *msg,
+					    struct ib_device *ibdev))
 {
 	unsigned long index = cb->args[0];
 	struct ib_device *ibdev;
@@ -198,10 +204,9 @@ static int nldev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	while ((ibdev = ib_device_get_next(&index))) {
 		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				cb->nlh->nlmsg_seq,
-				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-						 RDMA_NLDEV_CMD_GET),
+				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd),
 				0, NLM_F_MULTI);
-		if (!nlh || fill_dev_info(skb, ibdev)) {
+		if (!nlh || fill(skb, ibdev)) {
 			if (nlh)
 				nlmsg_cancel(skb, nlh);
 			ib_device_put(ibdev);
@@ -212,6 +217,19 @@ static int nldev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		ib_device_put(ibdev);
 	}
 	return skb->len;
+}
+
+static int nldev_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			  struct netlink_ext_ack *extack)
+{
+	return nldev_device_doit(skb, nlh, extack, RDMA_NLDEV_CMD_GET,
+				 fill_dev_info);
+}
+
+static int nldev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return nldev_devices_dumpit(skb, cb, RDMA_NLDEV_CMD_GET,
+				    fill_dev_info);
 }
 
 static int nldev_port_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
@@ -404,53 +422,15 @@ static int fill_res_summary(struct sk_buff *msg, struct ib_device *ibdev)
 static int nldev_res_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			      struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
-	struct ib_device *ibdev;
-	struct sk_buff *msg;
-	int ret;
-
-	if (nldev_parse(nlh, tb, extack))
-		return -EINVAL;
-	ibdev = nldev_get_device(tb);
-	if (!ibdev)
-		return -EINVAL;
-	ret = -ENOMEM;
-	msg = nldev_reply_new(skb, nlh, RDMA_NLDEV_CMD_RES_GET, &nlh);
-	if (msg) {
-		ret = fill_res_summary(msg, ibdev);
-		if (ret)
-			nlmsg_free(msg);
-		else
-			ret = nldev_reply_send(skb, msg, nlh);
-	}
-	ib_device_put(ibdev);
-	return ret;
+	return nldev_device_doit(skb, nlh, extack, RDMA_NLDEV_CMD_RES_GET,
+				 fill_res_summary);
 }
 
 static int nldev_res_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
-	unsigned long index = cb->args[0];
-	struct ib_device *ibdev;
-	struct nlmsghdr *nlh;
-
-	while ((ibdev = ib_device_get_next(&index))) {
-		nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				cb->nlh->nlmsg_seq,
-				RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-						 RDMA_NLDEV_CMD_RES_GET),
-				0, NLM_F_MULTI);
-		if (!nlh || fill_res_summary(skb, ibdev)) {
-			if (nlh)
-				nlmsg_cancel(skb, nlh);
-			ib_device_put(ibdev);
-			break;	/* this skb is full: resume here next time */
-		}
-		nlmsg_end(skb, nlh);
-		cb->args[0] = index;
-		ib_device_put(ibdev);
-	}
-	return skb->len;
+	return nldev_devices_dumpit(skb, cb, RDMA_NLDEV_CMD_RES_GET,
+				    fill_res_summary);
 }
 
 /* One "name value" pair of a hw counter table. */

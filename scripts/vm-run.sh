@@ -56,7 +56,11 @@ imgdir=$(target_image_dir "$kabi")
 
 modules=()
 if [ "$stack" = ours ]; then
-	for m in core/ib_core.ko uverbs/ib_uverbs.ko sw_rxe/rdma_rxe.ko; do
+	# Every module of the set: dkms.conf (shell syntax) lists them.
+	for m in $(. "$top/dkms.conf"
+		   for i in "${!BUILT_MODULE_NAME[@]}"; do
+			   echo "${BUILT_MODULE_LOCATION[$i]}${BUILT_MODULE_NAME[$i]}.ko"
+		   done); do
 		[ -e "$top/$m" ] || { echo "vm-run: $m not built (make)" >&2; exit 2; }
 		modules+=("$top/$m")
 	done

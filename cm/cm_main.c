@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* InfiniBand connection manager: placeholder until the module lands. */
 #include <linux/module.h>
+#include <ordma/ib_cm.h>
+#include <ordma/ib_mad.h>
 #include <ordma/version.h>
 
 static int __init cm_main_init(void)

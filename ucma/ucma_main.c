@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* RDMA connection manager userspace access: placeholder until the module lands. */
 #include <linux/module.h>
+#include <ordma/rdma_cm.h>
 #include <ordma/version.h>
 
 static int __init ucma_main_init(void)

@@ -13,6 +13,7 @@
 
 #include <linux/completion.h>
 #include <linux/device.h>
+#include <linux/dma-direction.h>
 #include <linux/in6.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -300,8 +301,15 @@ struct ib_ucontext {
 
 struct ib_pd {
 	struct ib_device *device;
-	struct ib_uobject *uobject;
+	struct ib_uobject *uobject;	/* NULL for a kernel PD */
 	atomic_t usecnt;	/* objects that reference this PD */
+	/*
+	 * Kernel PDs (ib_alloc_pd()): an lkey valid for any directly mapped
+	 * kernel memory (kmalloc, page_address) of this PD, local write
+	 * allowed; the SGE address is what ib_dma_map_single() returned.
+	 */
+	u32 local_dma_lkey;
+	struct ib_mr *internal_mr;	/* the MR behind local_dma_lkey */
 };
 
 /* Completion queues */
@@ -559,6 +567,9 @@ struct ib_qp_init_attr {
 	enum ib_qp_type qp_type;
 	u32 create_flags;		/* enum ib_uverbs_qp_create_flags */
 	u32 port_num;			/* special QPs only */
+	/* Kernel QPs (ib_create_qp()): copied into struct ib_qp. */
+	void (*event_handler)(struct ib_event *event, void *qp_context);
+	void *qp_context;
 };
 
 /*
@@ -654,6 +665,146 @@ enum ib_wc_status {
 #define IB_WC_GRH			(1 << 0)
 #define IB_WC_WITH_IMM			(1 << 1)
 #define IB_WC_WITH_INVALIDATE		(1 << 3)
+
+/* ------------------------------------------------------------------ */
+/* Work requests and completions of kernel consumers                   */
+/* ------------------------------------------------------------------ */
+
+/* Send opcodes: the UAPI's values (enum ib_uverbs_wr_opcode). */
+enum ib_wr_opcode {
+	IB_WR_RDMA_WRITE = IB_UVERBS_WR_RDMA_WRITE,
+	IB_WR_RDMA_WRITE_WITH_IMM = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
+	IB_WR_SEND = IB_UVERBS_WR_SEND,
+	IB_WR_SEND_WITH_IMM = IB_UVERBS_WR_SEND_WITH_IMM,
+	IB_WR_RDMA_READ = IB_UVERBS_WR_RDMA_READ,
+	IB_WR_ATOMIC_CMP_AND_SWP = IB_UVERBS_WR_ATOMIC_CMP_AND_SWP,
+	IB_WR_ATOMIC_FETCH_AND_ADD = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
+	IB_WR_LOCAL_INV = IB_UVERBS_WR_LOCAL_INV,
+	IB_WR_SEND_WITH_INV = IB_UVERBS_WR_SEND_WITH_INV,
+};
+
+/* Send-side completion opcodes (enum ib_uverbs_wc_opcode). */
+#define IB_WC_SEND			IB_UVERBS_WC_SEND
+#define IB_WC_RDMA_WRITE		IB_UVERBS_WC_RDMA_WRITE
+#define IB_WC_RDMA_READ			IB_UVERBS_WC_RDMA_READ
+#define IB_WC_COMP_SWAP			IB_UVERBS_WC_COMP_SWAP
+#define IB_WC_FETCH_ADD			IB_UVERBS_WC_FETCH_ADD
+#define IB_WC_LOCAL_INV			IB_UVERBS_WC_LOCAL_INV
+
+/* What a RoCE receive came over (ib_wc.network_hdr_type). */
+enum rdma_network_type {
+	RDMA_NETWORK_IB,
+	RDMA_NETWORK_ROCE_V1,
+	RDMA_NETWORK_IPV4,
+	RDMA_NETWORK_IPV6,
+};
+
+/* ib_wc.wc_flags beyond the UAPI's: network_hdr_type is valid. */
+#define IB_WC_WITH_NETWORK_HDR_TYPE	(1 << 7)
+
+/*
+ * A gather/scatter element.  For kernel consumers of software devices
+ * @addr is a kernel virtual address of directly mapped memory (what
+ * ib_dma_map_single() returns) and @lkey usually pd->local_dma_lkey.
+ */
+struct ib_sge {
+	u64 addr;
+	u32 length;
+	u32 lkey;
+};
+
+struct ib_wc;
+
+/*
+ * Completion callback of a CQ made by ib_alloc_cq(): a WR carries a
+ * pointer to one of these (usually embedded in the consumer's request)
+ * in place of a wr_id, and the core calls ->done() for its completion.
+ */
+struct ib_cqe {
+	void (*done)(struct ib_cq *cq, struct ib_wc *wc);
+};
+
+struct ib_send_wr {
+	struct ib_send_wr *next;
+	union {
+		u64 wr_id;
+		struct ib_cqe *wr_cqe;
+	};
+	struct ib_sge *sg_list;
+	int num_sge;
+	enum ib_wr_opcode opcode;
+	int send_flags;		/* IB_SEND_* */
+	union {
+		__be32 imm_data;
+		u32 invalidate_rkey;
+	} ex;
+};
+
+/* A send on a UD QP (or the GSI QP): where it goes. */
+struct ib_ud_wr {
+	struct ib_send_wr wr;
+	struct ib_ah *ah;
+	u32 remote_qpn;
+	u32 remote_qkey;
+	u16 pkey_index;		/* GSI QP only */
+};
+
+static inline const struct ib_ud_wr *ud_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct ib_ud_wr, wr);
+}
+
+/* RDMA write/read. */
+struct ib_rdma_wr {
+	struct ib_send_wr wr;
+	u64 remote_addr;
+	u32 rkey;
+};
+
+static inline const struct ib_rdma_wr *rdma_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct ib_rdma_wr, wr);
+}
+
+struct ib_recv_wr {
+	struct ib_recv_wr *next;
+	union {
+		u64 wr_id;
+		struct ib_cqe *wr_cqe;
+	};
+	struct ib_sge *sg_list;
+	int num_sge;
+};
+
+/*
+ * A completion as kernel consumers see it.  For a receive on a UD or GSI
+ * QP over RoCE, the first 40 bytes of the buffer hold the GRH slot: the
+ * IPv6 header, or for IPv4 20 zero bytes then the IPv4 header
+ * (@network_hdr_type says which; IB_WC_GRH is set).
+ */
+struct ib_wc {
+	union {
+		u64 wr_id;
+		struct ib_cqe *wr_cqe;
+	};
+	enum ib_wc_status status;
+	int opcode;		/* IB_WC_SEND ... IB_WC_RECV ... */
+	u32 vendor_err;
+	u32 byte_len;		/* receives: includes the 40-byte GRH slot */
+	struct ib_qp *qp;
+	union {
+		__be32 imm_data;
+		u32 invalidate_rkey;
+	} ex;
+	u32 src_qp;
+	u32 slid;
+	int wc_flags;		/* IB_WC_GRH, IB_WC_WITH_IMM, ... */
+	u16 pkey_index;
+	u8 sl;
+	u8 dlid_path_bits;
+	u32 port_num;		/* GSI QP receives */
+	u8 network_hdr_type;	/* enum rdma_network_type */
+};
 
 /* hw_counters: names from the driver, values read on demand. */
 struct rdma_stat_desc {
@@ -770,6 +921,20 @@ struct ib_device_ops {
 	int (*destroy_qp)(struct ib_qp *qp, struct ib_udata *udata);
 	int (*post_send)(struct ib_qp *qp);
 	int (*post_recv)(struct ib_qp *qp);
+
+	/*
+	 * Kernel consumers (udata NULL above; objects without a uobject).
+	 * post_send_wrs / post_recv_wrs queue a list of work requests of a
+	 * kernel QP (any context, no sleeping); on error *bad_wr names the
+	 * first WR not queued.  poll_cq takes up to @num completions of a
+	 * kernel CQ.  get_dma_mr makes the MR behind pd->local_dma_lkey.
+	 */
+	int (*post_send_wrs)(struct ib_qp *qp, const struct ib_send_wr *wr,
+			     const struct ib_send_wr **bad_wr);
+	int (*post_recv_wrs)(struct ib_qp *qp, const struct ib_recv_wr *wr,
+			     const struct ib_recv_wr **bad_wr);
+	int (*poll_cq)(struct ib_cq *cq, int num, struct ib_wc *wc);
+	int (*get_dma_mr)(struct ib_mr *mr, int access);
 	int (*attach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
 	int (*detach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
 
@@ -920,6 +1085,113 @@ int rdma_query_gid(struct ib_device *ibdev, u32 port, unsigned int index,
 ssize_t rdma_query_gid_table(struct ib_device *ibdev,
 			     struct ib_uverbs_gid_entry *entries,
 			     size_t max_entries);
+
+/* ------------------------------------------------------------------ */
+/* Kernel verbs (core/verbs.c): objects owned by kernel consumers      */
+/* ------------------------------------------------------------------ */
+/*
+ * The in-tree kernel verbs' shapes, for in-kernel consumers (the MAD
+ * layer, later storage protocols).  Objects made here have no uobject and
+ * count in `rdma res` like userspace's.  All return ERR_PTR()/negative
+ * errnos; creation and destruction may sleep; post/poll/notify do not.
+ */
+
+/* Where the completions of an ib_alloc_cq() CQ are handled. */
+enum ib_poll_context {
+	IB_POLL_DIRECT,			/* the consumer calls ib_poll_cq() */
+	IB_POLL_SOFTIRQ,		/* ->done() in softirq context */
+	IB_POLL_WORKQUEUE,		/* ->done() from a work item */
+	IB_POLL_UNBOUND_WORKQUEUE,	/* same, unbound workqueue */
+};
+
+/* A PD with pd->local_dma_lkey set; @flags must be 0. */
+struct ib_pd *ib_alloc_pd(struct ib_device *device, unsigned int flags);
+void ib_dealloc_pd(struct ib_pd *pd);
+
+/*
+ * A CQ whose completions go to wc->wr_cqe->done() (except
+ * IB_POLL_DIRECT); cq->cq_context is @private.  ib_free_cq() waits for
+ * callbacks in progress.
+ */
+struct ib_cq *ib_alloc_cq(struct ib_device *device, void *private, int nr_cqe,
+			  int comp_vector, enum ib_poll_context poll_ctx);
+void ib_free_cq(struct ib_cq *cq);
+
+/* A classic CQ: @comp_handler runs when armed (ib_req_notify_cq()). */
+struct ib_cq *ib_create_cq(struct ib_device *device,
+			   ib_comp_handler comp_handler,
+			   void (*event_handler)(struct ib_event *, void *),
+			   void *cq_context,
+			   const struct ib_cq_init_attr *cq_attr);
+int ib_destroy_cq(struct ib_cq *cq);
+int ib_poll_cq(struct ib_cq *cq, int num_entries, struct ib_wc *wc);
+int ib_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags);
+
+/*
+ * A kernel QP.  IB_QPT_GSI needs init_attr->port_num and gets qp_num 1
+ * (one per port; -EBUSY for a second); it has UD semantics and accepts
+ * only Q_Key 0x80010000.  Moving a QP to IB_QPS_ERR flushes its queued
+ * WRs, each completing with IB_WC_WR_FLUSH_ERR; after ib_destroy_qp()
+ * returns no completion of it is delivered any more.
+ */
+struct ib_qp *ib_create_qp(struct ib_pd *pd, struct ib_qp_init_attr *init_attr);
+int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int attr_mask);
+int ib_query_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int attr_mask,
+		struct ib_qp_init_attr *init_attr);
+int ib_destroy_qp(struct ib_qp *qp);
+int ib_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
+		 const struct ib_send_wr **bad_wr);
+int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
+		 const struct ib_recv_wr **bad_wr);
+
+/*
+ * An AH for kernel UD sends.  The core resolves @ah_attr->sgid_index to
+ * its GID entry (ah_attr->sgid_attr is ignored on input).
+ */
+struct ib_ah *ib_create_ah(struct ib_pd *pd, struct ib_ah_attr *ah_attr);
+int ib_destroy_ah(struct ib_ah *ah);
+
+/*
+ * The address vector that answers a UD/GSI receive: dgid from the
+ * source of the GRH slot (IPv4 sources as IPv4-mapped GIDs), sgid_index
+ * the local GID the packet was sent to, hop limit, traffic class and
+ * flow label as RoCE replies need.  @grh is the receive buffer's first
+ * 40 bytes.  -EINVAL without IB_WC_GRH, -ENOENT if the local GID is gone.
+ */
+int ib_init_ah_attr_from_wc(struct ib_device *device, u32 port_num,
+			    const struct ib_wc *wc, const void *grh,
+			    struct ib_ah_attr *ah_attr);
+
+/* DMA addresses of software devices are kernel virtual addresses. */
+static inline u64 ib_dma_map_single(struct ib_device *dev, void *cpu_addr,
+				    size_t size, enum dma_data_direction dir)
+{
+	return (uintptr_t)cpu_addr;
+}
+
+static inline void ib_dma_unmap_single(struct ib_device *dev, u64 addr,
+				       size_t size,
+				       enum dma_data_direction dir)
+{
+}
+
+static inline int ib_dma_mapping_error(struct ib_device *dev, u64 dma_addr)
+{
+	return 0;
+}
+
+/* GID lookups for the CM: a referenced entry (rdma_put_gid_attr()). */
+const struct ib_gid_attr *rdma_find_gid_by_port(struct ib_device *ibdev,
+						const union ib_gid *gid,
+						enum ib_uverbs_gid_type gid_type,
+						u32 port,
+						struct net_device *ndev);
+/* Any registered device and port holding @gid (ndev NULL: any netdev). */
+const struct ib_gid_attr *rdma_find_gid(const union ib_gid *gid,
+					enum ib_uverbs_gid_type gid_type,
+					struct net_device *ndev);
+/* The netdev of a GID entry, referenced (dev_put()), or NULL. */
+struct net_device *rdma_read_gid_attr_ndev(const struct ib_gid_attr *attr);
 
 /* ------------------------------------------------------------------ */
 /* Provided by ib_uverbs to drivers                                    */

@@ -57,7 +57,7 @@ imgdir=$(target_image_dir "$kabi")
 modules=()
 if [ "$stack" = ours ]; then
 	# Every module of the set: dkms.conf (shell syntax) lists them.
-	for m in $(. "$top/dkms.conf"
+	for m in $(kernel_source_dir= && . "$top/dkms.conf"
 		   for i in "${!BUILT_MODULE_NAME[@]}"; do
 			   echo "${BUILT_MODULE_LOCATION[$i]}${BUILT_MODULE_NAME[$i]}.ko"
 		   done); do

@@ -407,7 +407,13 @@ int rxe_add_device(const char *ibdev_name, struct net_device *ndev)
 	ret = ib_device_set_netdev(&rxe->ib_dev, ndev, 1);
 	if (ret)
 		goto err;
-	ret = ib_register_device(&rxe->ib_dev, ibdev_name, NULL);
+	/*
+	 * The netdev's own parent (e.g. its PCI or virtio device) becomes
+	 * ours, so /sys/class/infiniband/<dev>/device/net/ names the netdev,
+	 * as it does for RoCE hardware; tools find the interface (and its IP
+	 * addresses) behind a device that way.  Virtual netdevs have none.
+	 */
+	ret = ib_register_device(&rxe->ib_dev, ibdev_name, ndev->dev.parent);
 	if (ret)
 		goto err;
 	/* Registered: from here the core owns it, and events may flow. */

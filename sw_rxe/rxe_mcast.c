@@ -90,7 +90,10 @@ static bool rxe_mcast_ip_join(struct net_device *ndev,
 		}
 		rtnl_unlock();
 	} else if (IS_ENABLED(CONFIG_IPV6)) {
+		/* Symmetric with the leave, which the IPv6 code asserts RTNL for. */
+		rtnl_lock();
 		joined = !ipv6_dev_mc_inc(ndev, a);
+		rtnl_unlock();
 	}
 	return joined;
 }
@@ -109,7 +112,9 @@ static void rxe_mcast_ip_leave(struct net_device *ndev,
 			ip_mc_dec_group(in_dev, a->s6_addr32[3]);
 		rtnl_unlock();
 	} else if (IS_ENABLED(CONFIG_IPV6)) {
+		rtnl_lock();
 		ipv6_dev_mc_dec(ndev, a);
+		rtnl_unlock();
 	}
 }
 

@@ -1196,6 +1196,19 @@ static inline int ib_dma_mapping_error(struct ib_device *dev, u64 dma_addr)
 	return 0;
 }
 
+/* Ownership hand-overs of a mapped buffer: nothing to do for them. */
+static inline void ib_dma_sync_single_for_cpu(struct ib_device *dev, u64 addr,
+					      size_t size,
+					      enum dma_data_direction dir)
+{
+}
+
+static inline void ib_dma_sync_single_for_device(struct ib_device *dev,
+						 u64 addr, size_t size,
+						 enum dma_data_direction dir)
+{
+}
+
 /* GID lookups for the CM: a referenced entry (rdma_put_gid_attr()). */
 const struct ib_gid_attr *rdma_find_gid_by_port(struct ib_device *ibdev,
 						const union ib_gid *gid,

@@ -25,9 +25,12 @@ res=$(res_summary)
 echo "# rdma res: $res"
 t_run "rdma res: the GSI QP's pd 1 cq 1 qp 1" \
 	grep -q 'pd 1 cq 1 qp 1 ' <<<"$res "
-echo "# rdma res show qp:"; rdma res show qp | sed 's/^/#   /'
-t_run "rdma res show qp: lqpn 1 of type GSI" \
-	bash -c "rdma res show qp link $DEV/1 | grep -q 'lqpn 1 type GSI'"
+# Per-QP listing: stock only (ours answers the summary, not RES_QP_GET).
+echo "# rdma res show qp:"; rdma res show qp 2>&1 | sed 's/^/#   /'
+if [ "${OOT_STACK:-ours}" = stock ]; then
+	t_run "rdma res show qp: lqpn 1 of type GSI" \
+		bash -c "rdma res show qp link $DEV/1 | grep -q 'lqpn 1 type GSI'"
+fi
 
 if [ "${OOT_STACK:-ours}" = ours ]; then
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug

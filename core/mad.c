@@ -523,9 +523,10 @@ static struct mad_send *mad_find_send(struct mad_agent *ma,
 {
 	struct mad_send *s;
 
+	/* Only a send that waits for a response can get one. */
 	list_for_each_entry(s, &ma->sends, list)
 		if (s->tid == h->tid && s->mgmt_class == h->mgmt_class &&
-		    !s->finish_on_wc &&
+		    s->send_buf.timeout_ms > 0 && !s->finish_on_wc &&
 		    (s->state == MAD_SEND_WAITING ||
 		     s->state == MAD_SEND_ON_WIRE))
 			return s;

@@ -34,6 +34,7 @@ static struct {
 	struct ib_ah_attr self;
 	struct ib_mad_agent *client, *server, *sink;
 	int passed, failed;
+	u8 class_version;	/* of the client's requests */
 
 	/* client */
 	struct completion client_recv, client_send;
@@ -43,6 +44,7 @@ static struct {
 	enum ib_wc_status send_status;
 	struct ib_mad_send_buf *send_done_buf;
 	atomic_t client_sends_done;
+	atomic_t client_sends_ok;
 	atomic_t client_recvs;
 
 	/* server */
@@ -54,6 +56,9 @@ static struct {
 
 	/* sink */
 	atomic_t sink_count;
+
+	/* slow: a handler that sleeps while its agent unregisters */
+	atomic_t slow_entered, slow_finished;
 } st;
 
 #define ST_CHECK(cond)							\
@@ -78,6 +83,8 @@ static void client_send_handler(struct ib_mad_agent *agent,
 	st.send_status = wc->status;
 	st.send_done_buf = wc->send_buf;
 	ib_free_send_mad(wc->send_buf);
+	if (wc->status == IB_WC_SUCCESS)
+		atomic_inc(&st.client_sends_ok);
 	atomic_inc(&st.client_sends_done);
 	complete(&st.client_send);
 }
@@ -147,6 +154,16 @@ static void sink_recv_handler(struct ib_mad_agent *agent,
 	ib_free_recv_mad(recv_wc);
 }
 
+static void slow_recv_handler(struct ib_mad_agent *agent,
+			      struct ib_mad_send_buf *send_buf,
+			      struct ib_mad_recv_wc *recv_wc)
+{
+	atomic_inc(&st.slow_entered);
+	msleep(500);
+	ib_free_recv_mad(recv_wc);
+	atomic_inc(&st.slow_finished);
+}
+
 /* A request from the client: class @class, @method, TID low half @lo. */
 static struct ib_mad_send_buf *st_request(u8 class, u8 method, u32 lo,
 					  int timeout_ms, int retries)
@@ -161,7 +178,7 @@ static struct ib_mad_send_buf *st_request(u8 class, u8 method, u32 lo,
 	mad = sb->mad;
 	mad->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
 	mad->mad_hdr.mgmt_class = class;
-	mad->mad_hdr.class_version = ST_CLASS_VERSION;
+	mad->mad_hdr.class_version = st.class_version;
 	mad->mad_hdr.method = method;
 	mad->mad_hdr.tid = cpu_to_be64((u64)st.client->hi_tid << 32 | lo);
 	mad->mad_hdr.attr_id = cpu_to_be16(ST_ATTR_ID);
@@ -393,6 +410,68 @@ static void test_unclaimed(void)
 	ST_CHECK(atomic_read(&st.client_recvs) == recvs);
 }
 
+/* More sends at once than the GSI QP's send queue holds: all complete. */
+static void test_burst(void)
+{
+	int ok = atomic_read(&st.client_sends_ok);
+	int done = atomic_read(&st.client_sends_done);
+	int before = atomic_read(&st.sink_count), i, posted = 0;
+
+	for (i = 0; i < 200; i++) {
+		struct ib_mad_send_buf *sb;
+
+		sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x7000 + i, 0, 0);
+		if (IS_ERR(sb))
+			break;
+		if (ib_post_send_mad(sb)) {
+			ib_free_send_mad(sb);
+			break;
+		}
+		posted++;
+	}
+	ST_CHECK(posted == 200);
+	for (i = 0; i < 1500 &&
+	     atomic_read(&st.client_sends_done) - done < posted; i++)
+		msleep(20);
+	ST_CHECK(atomic_read(&st.client_sends_done) - done == posted);
+	ST_CHECK(atomic_read(&st.client_sends_ok) - ok == posted);
+	msleep(500);
+	/* The receive ring may overflow under a burst; most arrive. */
+	ST_CHECK(atomic_read(&st.sink_count) - before > 0);
+	ST_CHECK(atomic_read(&st.sink_count) - before <= posted);
+	pr_info("mad_selftest: burst of %d sends, %d received\n", posted,
+		atomic_read(&st.sink_count) - before);
+}
+
+/* Unregistering waits for a handler in progress. */
+static void test_unregister_waits_for_handler(void)
+{
+	struct ib_mad_reg_req req = {
+		.mgmt_class = ST_CLASS,
+		.mgmt_class_version = ST_CLASS_VERSION + 1,
+	};
+	struct ib_mad_send_buf *sb;
+	struct ib_mad_agent *slow;
+	int i;
+
+	__set_bit(IB_MGMT_METHOD_SEND, req.method_mask);
+	slow = ib_register_mad_agent(st.dev, 1, &req, sink_send_handler,
+				     slow_recv_handler, NULL);
+	ST_CHECK(!IS_ERR(slow));
+	if (IS_ERR(slow))
+		return;
+	st.class_version = ST_CLASS_VERSION + 1;
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x8001, 0, 0);
+	st.class_version = ST_CLASS_VERSION;
+	if (!IS_ERR(sb) && ib_post_send_mad(sb))
+		ib_free_send_mad(sb);
+	for (i = 0; i < 500 && !atomic_read(&st.slow_entered); i++)
+		msleep(10);
+	ST_CHECK(atomic_read(&st.slow_entered) == 1);
+	ib_unregister_mad_agent(slow);
+	ST_CHECK(atomic_read(&st.slow_finished) == 1);
+}
+
 /* Unregistering with a send waiting: its handler runs before it returns. */
 static void test_unregister_flushes(void)
 {
@@ -419,6 +498,7 @@ static int __init mad_selftest_init(void)
 	init_completion(&st.client_recv);
 	init_completion(&st.client_send);
 	init_completion(&st.server_send);
+	st.class_version = ST_CLASS_VERSION;
 
 	st.dev = ib_device_get_by_name(device);
 	if (!st.dev) {
@@ -438,6 +518,8 @@ static int __init mad_selftest_init(void)
 		test_send_without_response();
 		test_cancel();
 		test_unclaimed();
+		test_burst();
+		test_unregister_waits_for_handler();
 		test_unregister_flushes();
 	}
 	if (st.client)

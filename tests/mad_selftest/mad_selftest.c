@@ -411,6 +411,41 @@ static void test_unclaimed(void)
 	ST_CHECK(atomic_read(&st.client_recvs) == recvs);
 }
 
+/* A Get nobody takes is answered by the MAD layer with a status. */
+static void st_expect_status(u8 class, u8 version, u32 lo, u16 status)
+{
+	struct ib_mad_send_buf *sb;
+
+	reinit_completion(&st.client_send);
+	reinit_completion(&st.client_recv);
+	st.class_version = version;
+	sb = st_request(class, IB_MGMT_METHOD_GET, lo, 3000, 0);
+	st.class_version = ST_CLASS_VERSION;
+	if (IS_ERR(sb)) {
+		ST_CHECK(!IS_ERR(sb));
+		return;
+	}
+	ST_CHECK(ib_post_send_mad(sb) == 0);
+	ST_CHECK(wait_for_completion_timeout(&st.client_recv, ST_WAIT));
+	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
+	ST_CHECK(st.send_status == IB_WC_SUCCESS);
+	ST_CHECK(st.resp_matched == sb);
+	ST_CHECK(st.resp.mad_hdr.method == IB_MGMT_METHOD_GET_RESP);
+	ST_CHECK(st.resp.mad_hdr.mgmt_class == class);
+	ST_CHECK(st.resp.mad_hdr.class_version == version);
+	ST_CHECK(be16_to_cpu(st.resp.mad_hdr.status) == status);
+	ST_CHECK(st.resp.data[0] == st_pattern(0));	/* echoed as sent */
+}
+
+static void test_unclaimed_answered(void)
+{
+	/* No agent of class 0x32 at all; 0x31 served at version 1 only. */
+	st_expect_status(ST_CLASS + 1, ST_CLASS_VERSION, 0x9001,
+			 IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+	st_expect_status(ST_CLASS, ST_CLASS_VERSION + 8, 0x9002,
+			 IB_MGMT_MAD_STATUS_BAD_VERSION);
+}
+
 /* More sends at once than the GSI QP's send queue holds: all complete. */
 static void test_burst(void)
 {
@@ -633,6 +668,7 @@ static int __init mad_selftest_init(void)
 		test_send_without_response();
 		test_cancel();
 		test_unclaimed();
+		test_unclaimed_answered();
 		test_burst();
 		test_malformed_dropped();
 		test_unregister_waits_for_handler();

@@ -43,6 +43,7 @@ if [ "${OOT_STACK:-ours}" = ours ]; then
 		grep -Eq 'mad_selftest: [1-9][0-9]* passed, 0 failed' <<<"$line"
 	echo "# $COUNTERS:"; sed 's/^/#   /' "$COUNTERS"
 	t_run "unclaimed MADs counted" test "$(counter rx_dropped_unclaimed)" -ge 2
+	t_run "unclaimed Gets answered" test "$(counter tx_unclaimed_answered)" -ge 3
 	t_run "retries counted" test "$(counter tx_retries)" -ge 2
 	t_run "timeouts counted" test "$(counter tx_timeouts)" -ge 1
 	t_eq "the selftest's short and version-2 MADs dropped and counted" "1 1" \

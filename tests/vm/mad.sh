@@ -56,7 +56,10 @@ t_run "rdma link delete $DEV" rdma link delete $DEV
 t_eq "rdma res: nothing left" "" res_summary
 if [ "${OOT_STACK:-ours}" = ours ]; then
 	t_fail "debugfs entry gone with the device" test -e "$COUNTERS"
-	t_run "unload modules" modprobe -r rdma_rxe ib_uverbs ib_core
+	t_run "unload modules" bash -c 'modprobe -r rdma_rxe &&
+		for m in ib_uverbs ib_core; do
+			! grep -q "^$m " /proc/modules || modprobe -r $m || exit 1
+		done' 
 else
 	t_run "unload modules" modprobe -r rdma_rxe
 fi

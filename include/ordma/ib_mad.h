@@ -24,7 +24,9 @@
  * called from the agent's own handlers).  MADs that are malformed (short,
  * bad base version), unclaimed or without a way back are dropped and
  * counted per port: /sys/kernel/debug/ib_mad/<device>-<port>, one
- * "name value" line per counter.  The wire layout of the header is in
+ * "name value" line per counter.  An unclaimed Get or Set is first
+ * answered with a GetResp of status IB_MGMT_MAD_STATUS_BAD_VERSION (the
+ * class is served at other versions only) or ..._UNSUPPORTED_METHOD_ATTRIB.  The wire layout of the header is in
  * <ordma/mad_wire.h> (pure, unit-tested).
  */
 #ifndef ORDMA_IB_MAD_H

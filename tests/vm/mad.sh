@@ -35,6 +35,8 @@ fi
 if [ "${OOT_STACK:-ours}" = ours ]; then
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	t_run "drop counters in debugfs" test -r "$COUNTERS"
+	[ -f "$SELFTEST" ] ||
+		echo "# $SELFTEST missing: make -C tests/mad_selftest on the host"
 	t_run "insmod mad_selftest" insmod "$SELFTEST"
 	line=$(dmesg | grep -o 'mad_selftest: [0-9]* passed, [0-9]* failed' | tail -1)
 	echo "# $line"

@@ -122,14 +122,17 @@ static void cm_rx_req(struct cm_rx *rx)
 	dup = cm_find_remote(cpu_to_be32(req.local_comm_id),
 			     req.local_ca_guid);
 	if (dup) {
+		struct ib_mad_send_buf *spare = cm_alloc_msg(dup);
+
 		cm_dup(rx);
 		spin_lock_irq(&dup->lock);
 		if (dup->id.state == IB_CM_MRA_REQ_SENT)
-			cm_resend_last(dup);
+			cm_resend_last(dup, &spare);
 		else if (dup->id.state == IB_CM_TIMEWAIT)
-			cm_send_rej_locked(dup, IB_CM_REJ_STALE_CONN, NULL, 0,
-					   NULL, 0);
+			cm_send_rej_locked(dup, &spare, IB_CM_REJ_STALE_CONN,
+					   NULL, 0, NULL, 0);
 		spin_unlock_irq(&dup->lock);
+		ib_free_send_mad(spare);
 		cm_put(dup);
 		return;
 	}
@@ -233,6 +236,7 @@ static void cm_rx_req(struct cm_rx *rx)
 static void cm_rx_rep(struct cm_rx *rx)
 {
 	struct cm_id_priv *priv = cm_rx_id(rx, 4);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_cm_rep_event_param *p;
 	struct cm_event_work *ev;
 	struct cm_rep rep;
@@ -243,6 +247,8 @@ static void cm_rx_rep(struct cm_rx *rx)
 	ev = cm_alloc_event(IB_CM_REP_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;
+	if (priv->id.state == IB_CM_ESTABLISHED)
+		spare = cm_alloc_msg(priv);
 
 	spin_lock_irq(&priv->lock);
 	switch (priv->id.state) {
@@ -251,7 +257,7 @@ static void cm_rx_rep(struct cm_rx *rx)
 		break;
 	case IB_CM_ESTABLISHED:
 		if (priv->id.remote_id == cpu_to_be32(rep.local_comm_id))
-			cm_resend_last(priv);	/* our RTU got lost */
+			cm_resend_last(priv, &spare); /* our RTU got lost */
 		fallthrough;
 	case IB_CM_REP_RCVD:
 	case IB_CM_MRA_REP_SENT:
@@ -295,6 +301,7 @@ static void cm_rx_rep(struct cm_rx *rx)
 	ev->event.private_data = ev->msg + CM_REP_PDATA_OFF;
 	cm_queue_event(priv, ev);
 out:
+	ib_free_send_mad(spare);
 	cm_put(priv);
 }
 
@@ -430,6 +437,7 @@ out:
 static void cm_rx_dreq(struct cm_rx *rx)
 {
 	struct cm_id_priv *priv = cm_rx_pair(rx);
+	struct ib_mad_send_buf *spare = NULL;
 	struct cm_event_work *ev;
 
 	if (!priv) {
@@ -440,6 +448,8 @@ static void cm_rx_dreq(struct cm_rx *rx)
 	ev = cm_alloc_event(IB_CM_DREQ_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;
+	if (priv->id.state == IB_CM_TIMEWAIT)
+		spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	switch (priv->id.state) {
 	case IB_CM_REP_SENT:
@@ -450,7 +460,7 @@ static void cm_rx_dreq(struct cm_rx *rx)
 		break;
 	case IB_CM_TIMEWAIT:
 		priv->tid = rx->wc->mad->mad_hdr.tid;
-		cm_resend_last(priv);
+		cm_resend_last(priv, &spare);
 		fallthrough;
 	case IB_CM_DREQ_RCVD:
 		spin_unlock_irq(&priv->lock);
@@ -468,6 +478,7 @@ static void cm_rx_dreq(struct cm_rx *rx)
 	ev->event.private_data = ev->msg + CM_DREQ_PDATA_OFF;
 	cm_queue_event(priv, ev);
 out:
+	ib_free_send_mad(spare);
 	cm_put(priv);
 }
 
@@ -625,6 +636,7 @@ void cm_send_handler(struct ib_mad_agent *agent,
 {
 	struct ib_mad_send_buf *buf = send_wc->send_buf;
 	struct cm_id_priv *priv = buf->context[0];
+	struct ib_mad_send_buf *spare = NULL;
 	struct cm_event_work *ev = NULL;
 	enum ib_cm_event_type type;
 
@@ -633,8 +645,10 @@ void cm_send_handler(struct ib_mad_agent *agent,
 		return;
 	}
 	if (send_wc->status != IB_WC_SUCCESS &&
-	    send_wc->status != IB_WC_WR_FLUSH_ERR)
+	    send_wc->status != IB_WC_WR_FLUSH_ERR) {
 		ev = cm_alloc_event(IB_CM_REQ_ERROR, NULL);
+		spare = cm_alloc_msg(priv);
+	}
 
 	spin_lock_irq(&priv->lock);
 	if (priv->msg != buf) {
@@ -655,7 +669,8 @@ void cm_send_handler(struct ib_mad_agent *agent,
 	case IB_CM_REP_SENT:
 	case IB_CM_MRA_REP_RCVD:
 		type = IB_CM_REP_ERROR;
-		cm_send_rej_locked(priv, IB_CM_REJ_TIMEOUT, NULL, 0, NULL, 0);
+		cm_send_rej_locked(priv, &spare, IB_CM_REJ_TIMEOUT, NULL, 0,
+				   NULL, 0);
 		priv->id.state = IB_CM_IDLE;
 		break;
 	case IB_CM_DREQ_SENT:
@@ -679,6 +694,7 @@ void cm_send_handler(struct ib_mad_agent *agent,
 	ev = NULL;
 drop:
 	kfree(ev);
+	ib_free_send_mad(spare);
 	cm_put(priv);
 	ib_free_send_mad(buf);
 }

@@ -529,10 +529,8 @@ int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		*qp_attr_mask = mask;
 		break;
 	case IB_QPS_RTR:
-		if (s != IB_CM_REQ_RCVD && s != IB_CM_MRA_REQ_SENT &&
-		    s != IB_CM_REP_RCVD && s != IB_CM_MRA_REP_SENT &&
-		    s != IB_CM_REP_SENT && s != IB_CM_MRA_REP_RCVD &&
-		    s != IB_CM_ESTABLISHED) {
+		if (s < IB_CM_REQ_RCVD || s > IB_CM_ESTABLISHED ||
+		    s == IB_CM_MRA_REQ_RCVD) {
 			ret = -EINVAL;
 			break;
 		}
@@ -551,9 +549,9 @@ int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		*qp_attr_mask = mask;
 		break;
 	case IB_QPS_RTS:
-		if (s != IB_CM_REP_RCVD && s != IB_CM_MRA_REP_SENT &&
-		    s != IB_CM_REP_SENT && s != IB_CM_MRA_REP_RCVD &&
-		    s != IB_CM_ESTABLISHED) {
+		/* the passive side may go to RTS before sending its REP */
+		if (s < IB_CM_REQ_RCVD || s > IB_CM_ESTABLISHED ||
+		    s == IB_CM_MRA_REQ_RCVD) {
 			ret = -EINVAL;
 			break;
 		}

@@ -173,7 +173,9 @@ static void cm_rx_req(struct cm_rx *rx)
 	priv->qp_type = req.transport == CM_TRANSPORT_UC ? IB_QPT_UC :
 							     IB_QPT_RC;
 	priv->remote_qpn = req.local_qpn;
-	priv->rq_psn = req.starting_psn;
+	priv->sq_psn = req.starting_psn;	/* see ib_send_cm_req() */
+	priv->initiator_depth = req.responder_resources;
+	priv->responder_resources = req.initiator_depth;
 	priv->retry_count = req.retry_count;
 	priv->rnr_retry_count = req.rnr_retry_count;
 	priv->max_cm_retries = req.max_cm_retries;
@@ -274,12 +276,10 @@ static void cm_rx_rep(struct cm_rx *rx)
 	priv->id.remote_id = cpu_to_be32(rep.local_comm_id);
 	priv->remote_ca_guid = rep.local_ca_guid;
 	priv->remote_qpn = rep.local_qpn;
-	priv->rq_psn = rep.starting_psn;
+	priv->sq_psn = rep.starting_psn;	/* see ib_send_cm_req() */
 	/* what they accept to answer is what we may ask, and back */
-	priv->initiator_depth = min(priv->initiator_depth,
-				    rep.responder_resources);
-	priv->responder_resources = min(priv->responder_resources,
-					rep.initiator_depth);
+	priv->initiator_depth = rep.responder_resources;
+	priv->responder_resources = rep.initiator_depth;
 	priv->rnr_retry_count = rep.rnr_retry_count;
 	priv->id.state = IB_CM_REP_RCVD;
 	spin_unlock_irq(&priv->lock);
@@ -509,6 +509,19 @@ out:
 	cm_put(priv);
 }
 
+/*
+ * SIDR_REQs carry no CA GUID: their senders are told apart by GID, folded
+ * into the remote table's GUID slot (bit 0 set, so as not to be mistaken
+ * for a connection's EUI-64 GUID, whose bit 0 is clear).
+ */
+static u64 cm_sidr_sender(const struct cm_rx *rx)
+{
+	const union ib_gid *g = &rx->wc->ah_attr.dgid;
+
+	return (be64_to_cpu(g->global.subnet_prefix) ^
+		be64_to_cpu(g->global.interface_id)) | 1;
+}
+
 static void cm_rx_sidr_req(struct cm_rx *rx)
 {
 	struct ib_cm_sidr_req_event_param *p;
@@ -517,6 +530,12 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 	struct cm_sidr_req q;
 
 	cm_sidr_req_unpack(rx->msg, &q);
+	priv = cm_find_remote(cpu_to_be32(q.request_id), cm_sidr_sender(rx));
+	if (priv) {	/* a retransmission: the first one is being served */
+		cm_dup(rx);
+		cm_put(priv);
+		return;
+	}
 	listen = cm_find_listen(rx->port->cm_dev->ibdev,
 				cpu_to_be64(q.service_id));
 	if (!listen) {
@@ -537,7 +556,18 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 	priv->id.service_id = cpu_to_be64(q.service_id);
 	priv->id.service_mask = cpu_to_be64(~0ULL);
 	priv->id.remote_id = cpu_to_be32(q.request_id);
+	priv->remote_ca_guid = cm_sidr_sender(rx);
 	priv->id.state = IB_CM_SIDR_REQ_RCVD;
+	if (cm_insert_remote(priv)) {
+		cm_dup(rx);
+		cm_free_event(ev);
+		priv->destroyed = true;
+		priv->id.state = IB_CM_IDLE;
+		xa_erase(&cm.local_ids, priv->xa_index);
+		cm_put(priv);
+		cm_put(listen);
+		return;
+	}
 	priv->path.dgid = rx->wc->ah_attr.dgid;
 	priv->path.sgid = priv->sgid_attr->gid;
 	priv->path.sgid_attr = priv->sgid_attr;

@@ -300,7 +300,12 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	cm_id->service_mask = cpu_to_be64(~0ULL);
 	priv->qp_type = param->qp_type;
 	priv->local_qpn = param->qp_num & 0xffffff;
-	priv->sq_psn = param->starting_psn & 0xffffff;
+	/*
+	 * As the in-tree CM (and so every peer we meet) reads it: the
+	 * starting PSN of a REQ is where the active side receives, that of
+	 * the REP where the passive side receives.
+	 */
+	priv->rq_psn = param->starting_psn & 0xffffff;
 	priv->responder_resources = param->responder_resources;
 	priv->initiator_depth = param->initiator_depth;
 	priv->retry_count = param->retry_count & 7;
@@ -323,7 +328,7 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	req.transport = param->qp_type == IB_QPT_UC ? CM_TRANSPORT_UC :
 						      CM_TRANSPORT_RC;
 	req.flow_control = param->flow_control;
-	req.starting_psn = priv->sq_psn;
+	req.starting_psn = priv->rq_psn;
 	req.local_cm_response_timeout = param->local_cm_response_timeout;
 	req.retry_count = priv->retry_count;
 	req.pkey = p->pkey ? p->pkey : 0xffff;
@@ -385,7 +390,7 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 		goto out;
 	}
 	priv->local_qpn = param->qp_num & 0xffffff;
-	priv->sq_psn = param->starting_psn & 0xffffff;
+	priv->rq_psn = param->starting_psn & 0xffffff;
 	priv->responder_resources = param->responder_resources;
 	priv->initiator_depth = param->initiator_depth;
 	priv->srq = param->srq;
@@ -393,7 +398,7 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 	rep.local_comm_id = be32_to_cpu(cm_id->local_id);
 	rep.remote_comm_id = be32_to_cpu(cm_id->remote_id);
 	rep.local_qpn = priv->local_qpn;
-	rep.starting_psn = priv->sq_psn;
+	rep.starting_psn = priv->rq_psn;
 	rep.responder_resources = param->responder_resources;
 	rep.initiator_depth = param->initiator_depth;
 	rep.target_ack_delay = 0;

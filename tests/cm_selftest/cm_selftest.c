@@ -232,8 +232,12 @@ static void st_teardown_verbs(void)
 	kfree(st.buf_b);
 }
 
-/* INIT, RTR, RTS of @qp as @id's connection says. */
-static int st_qp_to_rts(struct ib_cm_id *id, struct ib_qp *qp)
+/*
+ * INIT, RTR, RTS of @qp as @id's connection says.  A passive side moving
+ * its QP before sending the REP gives the REP's starting PSN as its
+ * receive PSN itself (@rq_psn), as rdma_cm does; 0: the CM's value.
+ */
+static int st_qp_to_rts(struct ib_cm_id *id, struct ib_qp *qp, u32 rq_psn)
 {
 	static const enum ib_qp_state states[] = {
 		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS
@@ -249,6 +253,8 @@ static int st_qp_to_rts(struct ib_cm_id *id, struct ib_qp *qp)
 			return ret;
 		if (states[i] == IB_QPS_INIT)
 			attr.qp_access_flags |= IB_ACCESS_LOCAL_WRITE;
+		if (states[i] == IB_QPS_RTR && rq_psn)
+			attr.rq_psn = rq_psn;
 		ret = ib_modify_qp(qp, &attr, mask);
 		if (ret) {
 			pr_err("cm_selftest: modify to %d: %d\n", states[i],
@@ -362,7 +368,7 @@ static void test_connect_transfer_disconnect(void)
 	ST_CHECK(st_same(e->pdata, IB_CM_REQ_PRIVATE_DATA_SIZE, 1));
 	ST_CHECK(b->state == IB_CM_REQ_RCVD);
 	ST_CHECK(b->remote_id == a->local_id);
-	ST_CHECK(st_qp_to_rts(b, st.qp_b) == 0);
+	ST_CHECK(st_qp_to_rts(b, st.qp_b, 0x222222) == 0);
 
 	st_fill(pdata, sizeof(pdata), 2);
 	rep.qp_num = st.qp_b->qp_num;
@@ -385,7 +391,7 @@ static void test_connect_transfer_disconnect(void)
 	ST_CHECK(st_same(e->pdata, IB_CM_REP_PRIVATE_DATA_SIZE, 2));
 	ST_CHECK(a->state == IB_CM_REP_RCVD);
 	ST_CHECK(a->remote_id == b->local_id);
-	ST_CHECK(st_qp_to_rts(a, st.qp_a) == 0);
+	ST_CHECK(st_qp_to_rts(a, st.qp_a, 0) == 0);
 	st_fill(pdata, sizeof(pdata), 3);
 	ST_CHECK(ib_send_cm_rtu(a, pdata, IB_CM_RTU_PRIVATE_DATA_SIZE) == 0);
 	ST_CHECK(a->state == IB_CM_ESTABLISHED);

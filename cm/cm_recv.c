@@ -385,14 +385,20 @@ out:
 
 static void cm_rx_rej(struct cm_rx *rx)
 {
-	struct cm_id_priv *priv = cm_rx_id(rx, 4);
+	struct cm_id_priv *priv;
 	struct cm_event_work *ev;
 	struct cm_rej rej;
 	bool ok = true;
 
+	cm_rej_unpack(rx->msg, &rej);
+	if (rej.reason == IB_CM_REJ_TIMEOUT && rej.ari_length >= 8)
+		/* a peer that timed out may not know our ID: its GUID + ID */
+		priv = cm_find_remote(cpu_to_be32(rej.local_comm_id),
+				      cm_get64(rx->msg, CM_REJ_ARI_OFF));
+	else
+		priv = cm_rx_id(rx, 4);
 	if (!priv)
 		return;
-	cm_rej_unpack(rx->msg, &rej);
 	ev = cm_alloc_event(IB_CM_REJ_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;

@@ -189,11 +189,18 @@ void cm_send_rej_locked(struct cm_id_priv *priv,
 	if (priv->id.state == IB_CM_REQ_SENT ||
 	    priv->id.state == IB_CM_MRA_REQ_RCVD)
 		rej.remote_comm_id = 0;
+	if (priv->id.state == IB_CM_REQ_RCVD)	/* as the in-tree CM does */
+		rej.local_comm_id = 0;
 	buf = cm_take(spare, CM_ATTR_REJ, priv->tid);
 	if (!buf)
 		return;
 	m = cm_msg_data(buf);
-	if (ari && ari_len) {
+	if (reason == IB_CM_REJ_TIMEOUT && !ari) {
+		/* the peer finds its id by our CA GUID and our comm ID */
+		rej.ari_length = sizeof(__be64);
+		memcpy(m + CM_REJ_ARI_OFF, &priv->id.device->node_guid,
+		       sizeof(__be64));
+	} else if (ari && ari_len) {
 		rej.ari_length = min_t(u8, ari_len, CM_REJ_ARI_LEN);
 		memcpy(m + CM_REJ_ARI_OFF, ari, rej.ari_length);
 	}

@@ -540,6 +540,8 @@ int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		qp_attr->path_mtu = priv->path.mtu;
 		qp_attr->dest_qp_num = priv->remote_qpn;
 		qp_attr->rq_psn = priv->rq_psn;
+		if (s == IB_CM_REQ_RCVD || s == IB_CM_MRA_REQ_SENT)
+			priv->rq_psn_fixed = true;	/* the REP says it */
 		if (priv->qp_type == IB_QPT_RC) {
 			mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
 			qp_attr->max_dest_rd_atomic =

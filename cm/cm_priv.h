@@ -117,6 +117,7 @@ struct cm_id_priv {
 	u32 remote_qpn;
 	u32 sq_psn;
 	u32 rq_psn;
+	bool rq_psn_fixed;	/* passive: handed out in RTR before the REP */
 	u8 responder_resources;
 	u8 initiator_depth;
 	u8 retry_count;

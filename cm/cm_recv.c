@@ -21,6 +21,7 @@
  *   SIDR_REQ  listen -> new id SIDR_REQ_RCVD | no listen: UNSUPPORTED
  *   SIDR_REP  SIDR_REQ_SENT -> IDLE
  */
+#include <linux/random.h>
 #include <linux/slab.h>
 #include "cm_priv.h"
 
@@ -174,6 +175,8 @@ static void cm_rx_req(struct cm_rx *rx)
 							     IB_QPT_RC;
 	priv->remote_qpn = req.local_qpn;
 	priv->sq_psn = req.starting_psn;	/* see ib_send_cm_req() */
+	/* ours, unless the REP names one before the QP reaches RTR */
+	priv->rq_psn = get_random_u32() & 0xffffff;
 	priv->initiator_depth = req.responder_resources;
 	priv->responder_resources = req.initiator_depth;
 	priv->retry_count = req.retry_count;

@@ -397,7 +397,8 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 		goto out;
 	}
 	priv->local_qpn = param->qp_num & 0xffffff;
-	priv->rq_psn = param->starting_psn & 0xffffff;
+	if (!priv->rq_psn_fixed)
+		priv->rq_psn = param->starting_psn & 0xffffff;
 	priv->responder_resources = param->responder_resources;
 	priv->initiator_depth = param->initiator_depth;
 	priv->srq = param->srq;

@@ -233,11 +233,10 @@ static void st_teardown_verbs(void)
 }
 
 /*
- * INIT, RTR, RTS of @qp as @id's connection says.  A passive side moving
- * its QP before sending the REP gives the REP's starting PSN as its
- * receive PSN itself (@rq_psn), as rdma_cm does; 0: the CM's value.
+ * INIT, RTR, RTS of @qp as @id's connection says.  The passive side does
+ * it before its REP, as rdma_cm does: the CM then picks its receive PSN.
  */
-static int st_qp_to_rts(struct ib_cm_id *id, struct ib_qp *qp, u32 rq_psn)
+static int st_qp_to_rts(struct ib_cm_id *id, struct ib_qp *qp)
 {
 	static const enum ib_qp_state states[] = {
 		IB_QPS_INIT, IB_QPS_RTR, IB_QPS_RTS
@@ -253,8 +252,6 @@ static int st_qp_to_rts(struct ib_cm_id *id, struct ib_qp *qp, u32 rq_psn)
 			return ret;
 		if (states[i] == IB_QPS_INIT)
 			attr.qp_access_flags |= IB_ACCESS_LOCAL_WRITE;
-		if (states[i] == IB_QPS_RTR && rq_psn)
-			attr.rq_psn = rq_psn;
 		ret = ib_modify_qp(qp, &attr, mask);
 		if (ret) {
 			pr_err("cm_selftest: modify to %d: %d\n", states[i],
@@ -339,6 +336,7 @@ static void test_connect_transfer_disconnect(void)
 	struct ib_qp_init_attr qia;
 	struct st_event *e;
 	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
+	u32 rep_psn = 0;
 
 	listen = ib_create_cm_id(st.dev, st_handler, NULL);
 	a = ib_create_cm_id(st.dev, st_handler, NULL);
@@ -368,7 +366,7 @@ static void test_connect_transfer_disconnect(void)
 	ST_CHECK(st_same(e->pdata, IB_CM_REQ_PRIVATE_DATA_SIZE, 1));
 	ST_CHECK(b->state == IB_CM_REQ_RCVD);
 	ST_CHECK(b->remote_id == a->local_id);
-	ST_CHECK(st_qp_to_rts(b, st.qp_b, 0x222222) == 0);
+	ST_CHECK(st_qp_to_rts(b, st.qp_b) == 0);
 
 	st_fill(pdata, sizeof(pdata), 2);
 	rep.qp_num = st.qp_b->qp_num;
@@ -387,11 +385,11 @@ static void test_connect_transfer_disconnect(void)
 	if (!e)
 		goto out;
 	ST_CHECK(e->ev.param.rep_rcvd.remote_qpn == st.qp_b->qp_num);
-	ST_CHECK(e->ev.param.rep_rcvd.starting_psn == 0x222222);
+	rep_psn = e->ev.param.rep_rcvd.starting_psn;	/* B's choice */
 	ST_CHECK(st_same(e->pdata, IB_CM_REP_PRIVATE_DATA_SIZE, 2));
 	ST_CHECK(a->state == IB_CM_REP_RCVD);
 	ST_CHECK(a->remote_id == b->local_id);
-	ST_CHECK(st_qp_to_rts(a, st.qp_a, 0) == 0);
+	ST_CHECK(st_qp_to_rts(a, st.qp_a) == 0);
 	st_fill(pdata, sizeof(pdata), 3);
 	ST_CHECK(ib_send_cm_rtu(a, pdata, IB_CM_RTU_PRIVATE_DATA_SIZE) == 0);
 	ST_CHECK(a->state == IB_CM_ESTABLISHED);
@@ -406,13 +404,13 @@ static void test_connect_transfer_disconnect(void)
 			     IB_QP_SQ_PSN | IB_QP_RQ_PSN, &qia) == 0);
 	ST_CHECK(qa.qp_state == IB_QPS_RTS);
 	ST_CHECK(qa.dest_qp_num == st.qp_b->qp_num);
-	ST_CHECK(qa.sq_psn == 0x222222 && qa.rq_psn == 0x111111);
+	ST_CHECK(qa.sq_psn == rep_psn && qa.rq_psn == 0x111111);
 	memset(&qa, 0, sizeof(qa));
 	ST_CHECK(ib_query_qp(st.qp_b, &qa, IB_QP_STATE | IB_QP_DEST_QPN |
 			     IB_QP_SQ_PSN | IB_QP_RQ_PSN, &qia) == 0);
 	ST_CHECK(qa.qp_state == IB_QPS_RTS);
 	ST_CHECK(qa.dest_qp_num == st.qp_a->qp_num);
-	ST_CHECK(qa.sq_psn == 0x111111 && qa.rq_psn == 0x222222);
+	ST_CHECK(qa.sq_psn == 0x111111 && qa.rq_psn == rep_psn);
 
 	st_transfer(st.qp_a, st.cq_a, st.buf_a, st.qp_b, st.cq_b, st.buf_b,
 		    0x42);

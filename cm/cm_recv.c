@@ -111,6 +111,19 @@ static struct cm_id_priv *cm_spawn(struct cm_rx *rx,
 	return priv;
 }
 
+/* Undo cm_spawn() for a duplicate found after all: nobody saw the id. */
+static void cm_unspawn(struct cm_rx *rx, struct cm_id_priv *priv,
+		       struct cm_id_priv *listen, struct cm_event_work *ev)
+{
+	cm_dup(rx);
+	cm_free_event(ev);
+	priv->destroyed = true;
+	priv->id.state = IB_CM_IDLE;
+	xa_erase(&cm.local_ids, priv->xa_index);
+	cm_put(priv);
+	cm_put(listen);
+}
+
 static void cm_rx_req(struct cm_rx *rx)
 {
 	struct cm_id_priv *listen, *priv, *dup;
@@ -203,13 +216,7 @@ static void cm_rx_req(struct cm_rx *rx)
 	priv->id.state = IB_CM_REQ_RCVD;
 
 	if (cm_insert_remote(priv)) {	/* lost a race with a duplicate */
-		cm_dup(rx);
-		cm_free_event(ev);
-		priv->destroyed = true;
-		priv->id.state = IB_CM_IDLE;
-		xa_erase(&cm.local_ids, priv->xa_index);
-		cm_put(priv);
-		cm_put(listen);
+		cm_unspawn(rx, priv, listen, ev);
 		return;
 	}
 
@@ -567,14 +574,8 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 	priv->id.remote_id = cpu_to_be32(q.request_id);
 	priv->remote_ca_guid = cm_sidr_sender(rx);
 	priv->id.state = IB_CM_SIDR_REQ_RCVD;
-	if (cm_insert_remote(priv)) {
-		cm_dup(rx);
-		cm_free_event(ev);
-		priv->destroyed = true;
-		priv->id.state = IB_CM_IDLE;
-		xa_erase(&cm.local_ids, priv->xa_index);
-		cm_put(priv);
-		cm_put(listen);
+	if (cm_insert_remote(priv)) {	/* lost a race with a duplicate */
+		cm_unspawn(rx, priv, listen, ev);
 		return;
 	}
 	priv->path.dgid = rx->wc->ah_attr.dgid;

@@ -190,7 +190,7 @@ int cm_set_av_from_path(struct cm_id_priv *priv, struct ib_cm_path *path)
 	if (!sattr || sattr->device != priv->id.device)
 		return -EINVAL;
 	port = cm_get_port(priv->id.device, sattr->port_num);
-	if (!port || !port->agent)
+	if (!port || !READ_ONCE(port->agent))
 		return -ENODEV;
 	ref = rdma_get_gid_attr(priv->id.device, sattr->port_num,
 				sattr->index);

@@ -7,7 +7,8 @@
  *
  *   add(ibdev):    cm_device + per port: agent, sysfs counters
  *   remove(ibdev): unlist, then per port: sysfs, unregister the agent
- *                  (which waits for the handlers in progress)
+ *                  (which waits for the handlers in progress); the
+ *                  ports' memory is freed at module exit
  */
 #include <linux/module.h>
 #include <linux/random.h>
@@ -19,20 +20,35 @@ struct cm_globals cm;
 
 static struct ib_client cm_client;
 
-static void cm_free_ports(struct cm_device *cm_dev)
+/*
+ * The device is going: no more MADs.  The ports' memory stays (ids of
+ * consumers that outlive the device still point at it; their sends then
+ * fail with -ENOMEM/-ENODEV) until cm_free_ports() at module exit.
+ */
+static void cm_stop_ports(struct cm_device *cm_dev)
 {
 	u32 i;
 
-	for (i = 0; i < cm_dev->ibdev->phys_port_cnt; i++) {
+	for (i = 0; i < cm_dev->nports; i++) {
 		struct cm_port *port = cm_dev->ports[i];
+		struct ib_mad_agent *agent;
 
 		if (!port)
 			continue;
 		cm_sysfs_remove_port(port);
-		if (port->agent)
-			ib_unregister_mad_agent(port->agent);
-		kfree(port);
+		agent = port->agent;
+		WRITE_ONCE(port->agent, NULL);
+		if (agent)
+			ib_unregister_mad_agent(agent);
 	}
+}
+
+static void cm_free_ports(struct cm_device *cm_dev)
+{
+	u32 i;
+
+	for (i = 0; i < cm_dev->nports; i++)
+		kfree(cm_dev->ports[i]);
 	kfree(cm_dev);
 }
 
@@ -55,6 +71,7 @@ static int cm_add_one(struct ib_device *ibdev)
 	if (!cm_dev)
 		return -ENOMEM;
 	cm_dev->ibdev = ibdev;
+	cm_dev->nports = ibdev->phys_port_cnt;
 
 	rdma_for_each_port(ibdev, p) {
 		struct cm_port *port = kzalloc(sizeof(*port), GFP_KERNEL);
@@ -74,6 +91,7 @@ static int cm_add_one(struct ib_device *ibdev)
 			port->agent = NULL;
 			goto err;
 		}
+		port->hi_tid = port->agent->hi_tid;
 		ret = cm_sysfs_add_port(port);
 		if (ret)
 			goto err;
@@ -86,6 +104,7 @@ static int cm_add_one(struct ib_device *ibdev)
 	return 0;
 
 err:
+	cm_stop_ports(cm_dev);
 	cm_free_ports(cm_dev);
 	return ret;
 }
@@ -97,9 +116,9 @@ static void cm_remove_one(struct ib_device *ibdev, void *client_data)
 	if (!cm_dev)
 		return;
 	mutex_lock(&cm.devices_lock);
-	list_del(&cm_dev->list);
+	list_move_tail(&cm_dev->list, &cm.dead_devices);
 	mutex_unlock(&cm.devices_lock);
-	cm_free_ports(cm_dev);
+	cm_stop_ports(cm_dev);
 }
 
 static struct ib_client cm_client = {
@@ -117,6 +136,7 @@ static int __init cm_main_init(void)
 	hash_init(cm.remote_ids);
 	xa_init_flags(&cm.local_ids, XA_FLAGS_ALLOC);
 	INIT_LIST_HEAD(&cm.devices);
+	INIT_LIST_HEAD(&cm.dead_devices);
 	mutex_init(&cm.devices_lock);
 	cm.random_xor = get_random_u32() & 0x7fffffff;
 
@@ -133,8 +153,12 @@ static int __init cm_main_init(void)
 
 static void __exit cm_main_exit(void)
 {
+	struct cm_device *cm_dev, *tmp;
+
 	ib_unregister_client(&cm_client);
 	destroy_workqueue(cm.wq);
+	list_for_each_entry_safe(cm_dev, tmp, &cm.dead_devices, list)
+		cm_free_ports(cm_dev);
 	if (!xa_empty(&cm.local_ids))
 		pr_err("ib_cm: cm_ids left at unload\n");
 	xa_destroy(&cm.local_ids);

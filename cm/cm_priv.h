@@ -56,14 +56,16 @@ struct cm_counter_dir {
 struct cm_port {
 	struct cm_device *cm_dev;
 	u32 port_num;
-	struct ib_mad_agent *agent;
+	struct ib_mad_agent *agent;	/* NULL once the device is gone */
+	u32 hi_tid;			/* the agent's, for our TIDs */
 	atomic_long_t counters[CM_COUNTER_GROUPS][CM_NR_ATTRS];
 	struct cm_counter_dir *dirs[CM_COUNTER_GROUPS];
 };
 
 struct cm_device {
-	struct ib_device *ibdev;
-	struct list_head list;		/* cm.devices */
+	struct ib_device *ibdev;	/* not to be used once dead */
+	u32 nports;
+	struct list_head list;		/* cm.devices or cm.dead_devices */
 	struct cm_port *ports[];	/* [0, phys_port_cnt) for ports 1.. */
 };
 
@@ -76,6 +78,8 @@ struct cm_globals {
 	u32 random_xor;
 	struct workqueue_struct *wq;
 	struct list_head devices;	/* under devices_lock */
+	/* removed devices: ids may still point at their ports until exit */
+	struct list_head dead_devices;
 	struct mutex devices_lock;
 };
 

@@ -37,12 +37,13 @@ static void cm_fill_hdr(struct ib_mad_send_buf *buf, u16 attr_id,
 /* A buffer toward the id's peer, or NULL; may sleep. */
 struct ib_mad_send_buf *cm_alloc_msg(struct cm_id_priv *priv)
 {
+	struct ib_mad_agent *agent;
 	struct ib_mad_send_buf *buf;
 
-	if (!priv->port || !priv->port->agent)
+	agent = priv->port ? READ_ONCE(priv->port->agent) : NULL;
+	if (!agent)
 		return NULL;
-	buf = ib_create_send_mad(priv->port->agent, 1, 0, &priv->av,
-				 GFP_KERNEL);
+	buf = ib_create_send_mad(agent, 1, 0, &priv->av, GFP_KERNEL);
 	return IS_ERR(buf) ? NULL : buf;
 }
 
@@ -221,7 +222,7 @@ void cm_send_dreq_oneshot(struct cm_id_priv *priv,
 	};
 
 	buf = cm_take(spare, CM_ATTR_DREQ,
-		      cpu_to_be64((u64)priv->port->agent->hi_tid << 32 |
+		      cpu_to_be64((u64)priv->port->hi_tid << 32 |
 				  be32_to_cpu(priv->id.local_id)));
 	if (!buf)
 		return;
@@ -274,7 +275,7 @@ void cm_send_sidr_status(struct cm_id_priv *priv,
 
 static __be64 cm_new_tid(struct cm_id_priv *priv)
 {
-	return cpu_to_be64((u64)priv->port->agent->hi_tid << 32 |
+	return cpu_to_be64((u64)priv->port->hi_tid << 32 |
 			   be32_to_cpu(priv->id.local_id));
 }
 

@@ -316,6 +316,14 @@ int ib_cm_notify(struct ib_cm_id *cm_id, enum ib_event_type event);
 /*
  * The attributes for moving the id's QP to qp_attr->qp_state (INIT, RTR,
  * RTS) as the connection negotiated them; -EINVAL in a wrong state.
+ *
+ * PSNs follow the in-tree CM, which every peer on the wire follows: the
+ * starting_psn a side puts in its REQ or REP is the PSN it *receives*
+ * from, and its send PSN is the one in the peer's message.  The passive
+ * side may take RTR and RTS attributes before ib_send_cm_rep(): its
+ * receive PSN is then one the CM picked, and the REP announces that one
+ * (ib_cm_rep_param.starting_psn is used only if RTR comes after the
+ * REP).  Callers use the rq_psn they are given and do not override it.
  */
 int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		       int *qp_attr_mask);

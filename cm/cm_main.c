@@ -1,17 +1,142 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* InfiniBand connection manager: placeholder until the module lands. */
+/*
+ * ib_cm module: an ib_client of ib_core.  For every device it registers
+ * one MAD agent per port for the CM class (0x07, version 2, method
+ * SEND) and publishes the port's CM counters; the connection state
+ * machine itself is in cm.c, cm_send.c and cm_recv.c (see cm_priv.h).
+ *
+ *   add(ibdev):    cm_device + per port: agent, sysfs counters
+ *   remove(ibdev): unlist, then per port: sysfs, unregister the agent
+ *                  (which waits for the handlers in progress)
+ */
 #include <linux/module.h>
-#include <ordma/ib_cm.h>
-#include <ordma/ib_mad.h>
+#include <linux/random.h>
+#include <linux/slab.h>
 #include <ordma/version.h>
+#include "cm_priv.h"
+
+struct cm_globals cm;
+
+static struct ib_client cm_client;
+
+static void cm_free_ports(struct cm_device *cm_dev)
+{
+	u32 i;
+
+	for (i = 0; i < cm_dev->ibdev->phys_port_cnt; i++) {
+		struct cm_port *port = cm_dev->ports[i];
+
+		if (!port)
+			continue;
+		cm_sysfs_remove_port(port);
+		if (port->agent)
+			ib_unregister_mad_agent(port->agent);
+		kfree(port);
+	}
+	kfree(cm_dev);
+}
+
+static int cm_add_one(struct ib_device *ibdev)
+{
+	struct ib_mad_reg_req reg = {
+		.mgmt_class = CM_MGMT_CLASS,
+		.mgmt_class_version = CM_CLASS_VERSION,
+	};
+	struct cm_device *cm_dev;
+	u32 p;
+	int ret;
+
+	if (!ibdev->phys_port_cnt)
+		return -EOPNOTSUPP;
+	set_bit(CM_METHOD_SEND, reg.method_mask);
+
+	cm_dev = kzalloc(struct_size(cm_dev, ports, ibdev->phys_port_cnt),
+			 GFP_KERNEL);
+	if (!cm_dev)
+		return -ENOMEM;
+	cm_dev->ibdev = ibdev;
+
+	rdma_for_each_port(ibdev, p) {
+		struct cm_port *port = kzalloc(sizeof(*port), GFP_KERNEL);
+
+		if (!port) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		port->cm_dev = cm_dev;
+		port->port_num = p;
+		cm_dev->ports[p - 1] = port;
+		port->agent = ib_register_mad_agent(ibdev, p, &reg,
+						    cm_send_handler,
+						    cm_recv_handler, port);
+		if (IS_ERR(port->agent)) {
+			ret = PTR_ERR(port->agent);
+			port->agent = NULL;
+			goto err;
+		}
+		ret = cm_sysfs_add_port(port);
+		if (ret)
+			goto err;
+	}
+
+	mutex_lock(&cm.devices_lock);
+	list_add_tail(&cm_dev->list, &cm.devices);
+	mutex_unlock(&cm.devices_lock);
+	ib_set_client_data(ibdev, &cm_client, cm_dev);
+	return 0;
+
+err:
+	cm_free_ports(cm_dev);
+	return ret;
+}
+
+static void cm_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	struct cm_device *cm_dev = client_data;
+
+	if (!cm_dev)
+		return;
+	mutex_lock(&cm.devices_lock);
+	list_del(&cm_dev->list);
+	mutex_unlock(&cm.devices_lock);
+	cm_free_ports(cm_dev);
+}
+
+static struct ib_client cm_client = {
+	.name = "cm",
+	.add = cm_add_one,
+	.remove = cm_remove_one,
+};
 
 static int __init cm_main_init(void)
 {
+	int ret;
+
+	spin_lock_init(&cm.lock);
+	INIT_LIST_HEAD(&cm.listens);
+	hash_init(cm.remote_ids);
+	xa_init_flags(&cm.local_ids, XA_FLAGS_ALLOC);
+	INIT_LIST_HEAD(&cm.devices);
+	mutex_init(&cm.devices_lock);
+	cm.random_xor = get_random_u32() & 0x7fffffff;
+
+	cm.wq = alloc_workqueue("ib_cm", WQ_MEM_RECLAIM, 0);
+	if (!cm.wq)
+		return -ENOMEM;
+	ret = ib_register_client(&cm_client);
+	if (ret) {
+		destroy_workqueue(cm.wq);
+		return ret;
+	}
 	return 0;
 }
 
 static void __exit cm_main_exit(void)
 {
+	ib_unregister_client(&cm_client);
+	destroy_workqueue(cm.wq);
+	WARN_ON(!xa_empty(&cm.local_ids));
+	xa_destroy(&cm.local_ids);
 }
 
 module_init(cm_main_init);

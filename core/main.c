@@ -8,6 +8,7 @@
 #include <net/sock.h>
 #include <ordma/version.h>
 #include "core_priv.h"
+#include "mad_priv.h"
 
 static int __init ib_core_init(void)
 {
@@ -22,9 +23,15 @@ static int __init ib_core_init(void)
 	ret = rdma_nl_init();
 	if (ret)
 		goto err_gid;
+	/* The first client: on every device before any other, gone last. */
+	ret = ib_mad_init();
+	if (ret)
+		goto err_nl;
 	pr_info("ib_core: out-of-tree RDMA core %s loaded\n", ORDMA_VERSION);
 	return 0;
 
+err_nl:
+	rdma_nl_exit();
 err_gid:
 	ib_gid_exit();
 err_devices:
@@ -34,6 +41,7 @@ err_devices:
 
 static void __exit ib_core_exit(void)
 {
+	ib_mad_exit();
 	rdma_nl_exit();
 	ib_gid_exit();
 	ib_devices_exit();

@@ -974,3 +974,16 @@ void ib_sysfs_cleanup(struct ib_device *ibdev)
 	/* Taken before ports/1/ goes: kobject_del() clears ->parent. */
 	ib_sysfs_del_ports(ibdev, port1->parent);
 }
+
+/*
+ * ports/N/ for a client that adds its own directories there (ib_cm's
+ * cm_rx_msgs/ and friends): valid from the client's add() to its
+ * remove(), which run between ib_sysfs_setup() and ib_sysfs_cleanup().
+ */
+struct kobject *ib_port_sysfs_kobj(struct ib_device *ibdev, u32 port_num)
+{
+	if (!rdma_is_port_valid(ibdev, port_num) || !ibdev->port_data)
+		return NULL;
+	return ib_port(ibdev, port_num)->sysfs;
+}
+EXPORT_SYMBOL(ib_port_sysfs_kobj);

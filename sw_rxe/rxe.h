@@ -21,6 +21,7 @@
 /* Limits and object index ranges, as in-tree rxe has them. */
 #define RXE_MAX_VALUE		(1 << 20)
 #define RXE_MIN_QP_INDEX	16
+#define RXE_GSI_QPN		1	/* the GSI QP of the (single) port */
 #define RXE_MAX_QP_INDEX	0x00020000
 #define RXE_MIN_SRQ_INDEX	0x00020001
 #define RXE_MAX_SRQ_INDEX	0x00040000
@@ -110,6 +111,8 @@ struct rxe_cq {
 	struct rxe_queue *queue;	/* of struct ib_uverbs_wc */
 	u8 notify;			/* 0 or IB_CQ_NEXT_COMP/SOLICITED */
 	bool dying;
+	bool is_kernel;			/* polled by rxe_poll_cq() */
+	spinlock_t poll_lock;		/* kernel CQs: the consumer side */
 	u32 index;
 	refcount_t ref;			/* the table's, and lookups' */
 	struct completion released;
@@ -143,6 +146,8 @@ void rxe_table_init(struct rxe_table *t, u32 min, u32 max, u32 count);
 /* Reserve an index (the entry stays NULL until rxe_table_publish()). */
 int rxe_table_alloc(struct rxe_table *t, u32 *index);
 void rxe_table_publish(struct rxe_table *t, u32 index, void *obj);
+/* Reserve the fixed @index (outside the allocation range): -EBUSY if taken. */
+int rxe_table_insert(struct rxe_table *t, u32 index);
 void rxe_table_remove(struct rxe_table *t, u32 index);
 
 /* rxe_cq.c */
@@ -151,11 +156,15 @@ int rxe_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int rxe_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int rxe_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int rxe_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+/* Kernel CQs: take up to @num completions. */
+int rxe_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
 /*
  * Write one completion into @cq and raise the completion event if the CQ
  * is armed for it (@solicited: the completion of a solicited message).
  * Any context; the caller keeps @cq alive (a QP's usecnt, or
- * rxe_cq_get()).  -EBUSY if the CQ is full: the completion is lost and
+ * rxe_cq_get()).  wc->reserved carries the enum rdma_network_type of a
+ * UD receive for kernel CQs (0 otherwise); userspace sees it zeroed.
+ * -EBUSY if the CQ is full: the completion is lost and
  * IB_EVENT_CQ_ERR is reported; -EIO if it is being destroyed.
  */
 int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,

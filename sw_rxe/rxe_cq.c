@@ -2,8 +2,10 @@
 /*
  * Completion queues.  The ring of struct ib_uverbs_wc is shared with
  * librxe, which polls it without entering the kernel: we produce, it
- * consumes (rxe_queue.h).  Only CQs of userspace exist: there is no
- * kernel consumer to poll one.
+ * consumes (rxe_queue.h).  CQs of kernel consumers (udata NULL) have the
+ * same ring, not exported, and rxe_poll_cq() consumes it; their
+ * completions name the QP by number and are dropped at poll time if that
+ * QP is gone (no completion of a destroyed QP reaches its owner).
  *
  * Arming: req_notify_cq sets @notify; the next completion (or solicited
  * completion) that rxe_cq_post() writes disarms it and calls the CQ's
@@ -17,7 +19,7 @@
  */
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "rxe.h"
+#include "rxe_loc.h"
 
 static int rxe_cq_check_cqe(struct rxe_dev *rxe, int cqe)
 {
@@ -33,7 +35,7 @@ int rxe_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	unsigned int cqe = attr->cqe;
 	int ret;
 
-	if (!udata || !udata->uctx || udata->outlen < sizeof(resp))
+	if (udata && (!udata->uctx || udata->outlen < sizeof(resp)))
 		return -EINVAL;
 	if (attr->flags)
 		return -EOPNOTSUPP;
@@ -41,7 +43,9 @@ int rxe_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (ret)
 		return ret;
 
+	cq->is_kernel = !udata;
 	spin_lock_init(&cq->lock);
+	spin_lock_init(&cq->poll_lock);
 	mutex_init(&cq->resize_mutex);
 	refcount_set(&cq->ref, 1);
 	init_completion(&cq->released);
@@ -50,7 +54,7 @@ int rxe_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		ret = -EINVAL;
 		goto err_mutex;
 	}
-	cq->queue = rxe_queue_alloc(udata->uctx, &cqe,
+	cq->queue = rxe_queue_alloc(udata ? udata->uctx : NULL, &cqe,
 				    sizeof(struct ib_uverbs_wc),
 				    RXE_QUEUE_TO_USER);
 	if (IS_ERR(cq->queue)) {
@@ -58,7 +62,7 @@ int rxe_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		goto err_index;
 	}
 	rxe_queue_mminfo(cq->queue, &resp.mi);
-	if (copy_to_user(udata->outbuf, &resp, sizeof(resp))) {
+	if (udata && copy_to_user(udata->outbuf, &resp, sizeof(resp))) {
 		ret = -EFAULT;
 		goto err_queue;
 	}
@@ -211,6 +215,9 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
 		return -EBUSY;
 	}
 	memcpy(rxe_queue_producer_addr(cq->queue), wc, sizeof(*wc));
+	if (!cq->is_kernel)
+		((struct ib_uverbs_wc *)
+		 rxe_queue_producer_addr(cq->queue))->reserved = 0;
 	rxe_queue_advance_producer(cq->queue);
 
 	notify = cq->notify == IB_CQ_NEXT_COMP ||
@@ -222,4 +229,59 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
 	if (notify && cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 	return 0;
+}
+
+/* One ring element to the kernel's form; false if its QP is gone. */
+static bool rxe_cq_kwc(struct rxe_dev *rxe, const struct ib_uverbs_wc *u,
+		       struct ib_wc *wc)
+{
+	struct rxe_qp *qp = rxe_qp_get(rxe, u->qp_num);
+
+	if (!qp)
+		return false;
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = u->wr_id;
+	wc->status = u->status;
+	wc->opcode = u->opcode;
+	wc->vendor_err = u->vendor_err;
+	wc->byte_len = u->byte_len;
+	wc->qp = &qp->ibqp;
+	wc->ex.imm_data = u->ex.imm_data;
+	wc->src_qp = u->src_qp;
+	wc->slid = u->slid;
+	wc->wc_flags = u->wc_flags;
+	wc->pkey_index = u->pkey_index;
+	wc->sl = u->sl;
+	wc->dlid_path_bits = u->dlid_path_bits;
+	wc->port_num = u->port_num;
+	if (u->reserved) {
+		wc->network_hdr_type = u->reserved;
+		wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
+	}
+	/* the owner destroys its QP only after it stopped polling for it */
+	rxe_qp_put(qp);
+	return true;
+}
+
+int rxe_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
+{
+	struct rxe_dev *rxe = to_rdev(ibcq->device);
+	struct rxe_cq *cq = to_rcq(ibcq);
+	const struct ib_uverbs_wc *u;
+	unsigned long flags;
+	int n = 0;
+
+	if (!cq->is_kernel)
+		return -EINVAL;
+	spin_lock_irqsave(&cq->poll_lock, flags);
+	while (n < num) {
+		u = rxe_queue_kcons_head(cq->queue);
+		if (!u)
+			break;
+		if (rxe_cq_kwc(rxe, u, &wc[n]))
+			n++;
+		rxe_queue_kcons_advance(cq->queue);
+	}
+	spin_unlock_irqrestore(&cq->poll_lock, flags);
+	return n;
 }

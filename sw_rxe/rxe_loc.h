@@ -43,6 +43,13 @@ void rxe_qp_error(struct rxe_qp *qp);
 /* Deliver an async event about the QP to its owner. */
 void rxe_qp_event(struct rxe_qp *qp, enum ib_event_type type);
 
+/* ---- rxe_kverbs.c: work requests of kernel consumers ----------------- */
+int rxe_post_send_wrs(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		      const struct ib_send_wr **bad_wr);
+int rxe_post_recv_wrs(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
+int rxe_get_dma_mr(struct ib_mr *ibmr, int access);
+
 /* ---- rxe_srq.c ------------------------------------------------------- */
 int rxe_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		   struct ib_udata *udata);

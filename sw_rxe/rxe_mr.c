@@ -199,9 +199,20 @@ int rxe_mr_check(struct rxe_mr *mr, struct ib_pd *pd, int access, u64 iova,
 void rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u64 length,
 		 enum rxe_copy_dir dir)
 {
-	/* Byte offset from the start of the first pinned page. */
-	u64 off = iova - mr->ibmr.iova + ib_umem_offset(mr->umem);
+	u64 off;
 
+	/* a DMA MR (kernel consumers): the iova is a kernel address */
+	if (!mr->umem) {
+		void *va = (void *)(uintptr_t)iova;
+
+		if (dir == RXE_COPY_TO_MR)
+			memcpy(va, buf, length);
+		else
+			memcpy(buf, va, length);
+		return;
+	}
+	/* Byte offset from the start of the first pinned page. */
+	off = iova - mr->ibmr.iova + ib_umem_offset(mr->umem);
 	while (length) {
 		struct page *page = mr->umem->pages[off >> PAGE_SHIFT];
 		unsigned int in_page = off & ~PAGE_MASK;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Queue pairs: creation, the IBTA state machine (modify / query), the
- * doorbells and the QP's lifetime.  Only QPs of userspace exist: their
- * send and receive queues are rings librxe writes (rxe_queue.h), and
- * there is no kernel consumer that could post to a kernel QP.
+ * doorbells and the QP's lifetime.  The send and receive queues of a
+ * userspace QP are rings librxe writes (rxe_queue.h); a kernel QP (udata
+ * NULL) has the same rings, unexported, which rxe_kverbs.c fills from
+ * work requests.  The GSI QP of the port (one, qp_num 1, kernel only) is
+ * a UD QP that takes only the well-known Q_Key.
  *
  * Lifetime.  The QP table holds one reference (qp->ref); the data path
  * finds a QP by number with rxe_qp_get() and request skbs in the stack
@@ -290,10 +292,9 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	struct rxe_create_qp_resp resp = {};
 	int ret;
 
-	/* nobody in the kernel could post to a kernel QP */
-	if (!udata || !udata->uctx)
-		return -EOPNOTSUPP;
-	if (udata->outlen < sizeof(resp))
+	struct ib_ucontext *uctx = udata ? udata->uctx : NULL;
+
+	if (udata && (!udata->uctx || udata->outlen < sizeof(resp)))
 		return -EINVAL;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
@@ -301,6 +302,13 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	case IB_QPT_RC:
 	case IB_QPT_UC:
 	case IB_QPT_UD:
+		break;
+	case IB_QPT_GSI:
+		/* the kernel's MAD layer owns it, one per port */
+		if (udata)
+			return -EOPNOTSUPP;
+		if (init->port_num != 1)
+			return -EINVAL;
 		break;
 	default:
 		return -EOPNOTSUPP;
@@ -311,21 +319,30 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (ret)
 		return ret;
 	/* librxe sends no driver data with CREATE_QP */
-	if (udata->inlen)
+	if (udata && udata->inlen)
 		return -EINVAL;
 
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
-	if (rxe_table_alloc(&rxe->qp_table, &ibqp->qp_num))
+	if (init->qp_type == IB_QPT_GSI) {
+		ret = rxe_table_insert(&rxe->qp_table, RXE_GSI_QPN);
+		if (ret)
+			return ret;	/* -EBUSY: the port has one */
+		ibqp->qp_num = RXE_GSI_QPN;
+	} else if (rxe_table_alloc(&rxe->qp_table, &ibqp->qp_num)) {
 		return -EINVAL;	/* in-tree's errno for "too many" */
+	}
 
 	rxe_qp_init_attr(rxe, qp, init);
+	qp->is_kernel = !udata;
+	spin_lock_init(&qp->sq_post_lock);
+	spin_lock_init(&qp->rq_post_lock);
 
-	ret = rxe_qp_alloc_sq(qp, init, udata->uctx);
+	ret = rxe_qp_alloc_sq(qp, init, uctx);
 	if (ret)
 		goto err_index;
 	if (!qp->srq) {
-		ret = rxe_qp_alloc_rq(qp, init, udata->uctx);
+		ret = rxe_qp_alloc_rq(qp, init, uctx);
 		if (ret)
 			goto err_queues;
 	}
@@ -333,7 +350,7 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	rxe_queue_mminfo(qp->sq.queue, &resp.sq_mi);
 	if (qp->rq.queue)
 		rxe_queue_mminfo(qp->rq.queue, &resp.rq_mi);
-	if (copy_to_user(udata->outbuf, &resp, sizeof(resp))) {
+	if (udata && copy_to_user(udata->outbuf, &resp, sizeof(resp))) {
 		ret = -EFAULT;
 		goto err_queues;
 	}
@@ -579,6 +596,7 @@ static bool rxe_qp_transition_ok(const struct rxe_qp *qp,
 		idx = RXE_QPT_IDX_UC;
 		break;
 	case IB_QPT_UD:
+	case IB_QPT_GSI:
 		idx = RXE_QPT_IDX_UD;
 		break;
 	default:
@@ -595,6 +613,9 @@ static bool rxe_qp_transition_ok(const struct rxe_qp *qp,
 		return false;
 	req = t->req[idx];
 	opt = t->opt[idx];
+	/* special QPs have their port from creation (IBTA 11.2.5.2) */
+	if (rxe_qp_type(qp) == IB_QPT_GSI)
+		req &= ~IB_QP_PORT;
 	return (mask & req) == req && !(mask & ~(req | opt | IB_QP_STATE));
 }
 
@@ -815,6 +836,12 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	ret = rxe_qp_check_attr(rxe, attr, mask, &av);
 	if (ret)
 		goto out;
+	/* QP1 speaks with the well-known Q_Key only */
+	if (rxe_qp_type(qp) == IB_QPT_GSI && (mask & IB_QP_QKEY) &&
+	    attr->qkey != RXE_GSI_QKEY) {
+		ret = -EINVAL;
+		goto out;
+	}
 	active_mtu = rxe_port_active_mtu(rxe);
 
 	/* quiesce before the state says RESET; nothing runs in RESET */
@@ -846,7 +873,8 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	rxe_qp_apply_attr(qp, attr, mask, &av, active_mtu);
 	/* UD has no path MTU attribute: it follows the port */
-	if (rxe_qp_type(qp) == IB_QPT_UD && next != cur) {
+	if ((rxe_qp_type(qp) == IB_QPT_UD || rxe_qp_type(qp) == IB_QPT_GSI) &&
+	    next != cur) {
 		qp->attr.path_mtu = active_mtu;
 		qp->mtu = ib_mtu_enum_to_int(active_mtu);
 	}
@@ -925,7 +953,7 @@ int rxe_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->cap.max_recv_sge = qp->rq.max_sge;
 
 	memset(&attr->ah_attr, 0, sizeof(attr->ah_attr));
-	if (rxe_qp_type(qp) != IB_QPT_UD)
+	if (rxe_qp_type(qp) != IB_QPT_UD && rxe_qp_type(qp) != IB_QPT_GSI)
 		rxe_av_to_attr(&qp->pri_av, &attr->ah_attr);
 
 	attr->sq_draining = attr->qp_state == IB_QPS_SQD &&
@@ -941,5 +969,7 @@ int rxe_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	init->sq_sig_type = qp->sq_sig_type;
 	init->qp_type = rxe_qp_type(qp);
 	init->port_num = 1;
+	init->event_handler = ibqp->event_handler;
+	init->qp_context = ibqp->qp_context;
 	return 0;
 }

@@ -216,6 +216,13 @@ struct rxe_qp {
 
 	struct rxe_sq sq;
 	struct rxe_rq rq;
+	/*
+	 * Kernel QPs (udata NULL at creation): the kernel also produces
+	 * into the rings, serialized by these (rxe_kverbs.c).
+	 */
+	bool is_kernel;
+	spinlock_t sq_post_lock;
+	spinlock_t rq_post_lock;
 
 	/* received packets waiting for the responder / the completer */
 	struct sk_buff_head req_pkts;

@@ -125,4 +125,48 @@ static inline void rxe_queue_advance_consumer(struct rxe_queue *q)
 	smp_store_release(&q->buf->consumer_index, q->index);
 }
 
+/*
+ * Rings of kernel consumers (not exported): the kernel also plays the
+ * part librxe plays for userspace rings, through the shared indices, so
+ * the engine sees no difference.  Callers serialize each side.
+ */
+
+/* FROM_USER ring, kernel producer: the slot to fill, or NULL if full. */
+static inline void *rxe_queue_kprod_addr(const struct rxe_queue *q)
+{
+	u32 prod = READ_ONCE(q->buf->producer_index) & q->index_mask;
+	u32 cons = smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
+
+	if (((prod + 1) & q->index_mask) == cons)
+		return NULL;
+	return rxe_queue_addr(q, prod);
+}
+
+/* FROM_USER ring, kernel producer: publish the filled slot. */
+static inline void rxe_queue_kprod_advance(struct rxe_queue *q)
+{
+	u32 prod = READ_ONCE(q->buf->producer_index) & q->index_mask;
+
+	smp_store_release(&q->buf->producer_index,
+			  (prod + 1) & q->index_mask);
+}
+
+/* TO_USER ring, kernel consumer: the oldest element, or NULL. */
+static inline void *rxe_queue_kcons_head(const struct rxe_queue *q)
+{
+	u32 cons = READ_ONCE(q->buf->consumer_index) & q->index_mask;
+	u32 prod = smp_load_acquire(&q->buf->producer_index) & q->index_mask;
+
+	return cons == prod ? NULL : rxe_queue_addr(q, cons);
+}
+
+/* TO_USER ring, kernel consumer: free the oldest slot. */
+static inline void rxe_queue_kcons_advance(struct rxe_queue *q)
+{
+	u32 cons = READ_ONCE(q->buf->consumer_index) & q->index_mask;
+
+	smp_store_release(&q->buf->consumer_index,
+			  (cons + 1) & q->index_mask);
+}
+
 #endif

@@ -215,6 +215,11 @@ static enum rxe_rcv_verdict rxe_rcv_check_qp(struct sk_buff *skb,
 			     READ_ONCE(qp->attr.qkey)))
 			return RXE_RCV_BAD_QKEY;
 		break;
+	case IB_QPT_GSI:
+		if (unlikely(rxe_deth_qkey(rxe_pkt_hdr(pkt, RXE_DETH)) !=
+			     RXE_GSI_QKEY))
+			return RXE_RCV_BAD_QKEY;
+		break;
 	default:
 		return RXE_RCV_BAD_TRANSPORT;
 	}
@@ -326,8 +331,8 @@ void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
 		return;
 	}
 
-	/* QP0 and QP1 (SMI, GSI) do not exist here: nothing runs CM MADs. */
-	qp = qpn > 1 ? rxe_qp_get(rxe, qpn) : NULL;
+	/* no QP0 (SMI) on RoCE; QP1 is the GSI QP if the MAD layer made it */
+	qp = qpn ? rxe_qp_get(rxe, qpn) : NULL;
 	if (unlikely(!qp)) {
 		why = RXE_RCV_NO_QP;
 		goto drop;

@@ -286,6 +286,10 @@ static void resp_complete(struct rxe_qp *qp, const struct rxe_pkt_info *pkt,
 		if (mask & RXE_DETH_MASK) {
 			wc.wc_flags |= IB_WC_GRH;
 			wc.src_qp = rxe_deth_sqp(rxe_pkt_hdr(pkt, RXE_DETH));
+			/* kernel CQs only: what the GRH slot holds */
+			wc.reserved = rxe_pkt_skb((struct rxe_pkt_info *)pkt)
+					      ->protocol == htons(ETH_P_IPV6) ?
+				      RDMA_NETWORK_IPV6 : RDMA_NETWORK_IPV4;
 		}
 		solicited = rxe_bth_se(pkt->hdr);
 		rxe_counter_inc(qp->rxe, RXE_CNT_RDMA_RECV);

@@ -285,6 +285,21 @@ int rxe_table_alloc(struct rxe_table *t, u32 *index)
 	return 0;
 }
 
+int rxe_table_insert(struct rxe_table *t, u32 index)
+{
+	int ret;
+
+	if (atomic_inc_return(&t->count) > t->max) {
+		atomic_dec(&t->count);
+		return -ENOSPC;
+	}
+	/* NULL in an allocating xarray reserves the index */
+	ret = xa_insert_irq(&t->xa, index, NULL, GFP_KERNEL);
+	if (ret)
+		atomic_dec(&t->count);
+	return ret;
+}
+
 /* The slot exists since rxe_table_alloc(): this cannot fail. */
 void rxe_table_publish(struct rxe_table *t, u32 index, void *obj)
 {
@@ -351,6 +366,10 @@ static const struct ib_device_ops rxe_dev_ops = {
 	.destroy_qp = rxe_destroy_qp,
 	.post_send = rxe_post_send,
 	.post_recv = rxe_post_recv,
+	.post_send_wrs = rxe_post_send_wrs,
+	.post_recv_wrs = rxe_post_recv_wrs,
+	.poll_cq = rxe_poll_cq,
+	.get_dma_mr = rxe_get_dma_mr,
 	.attach_mcast = rxe_attach_mcast,
 	.detach_mcast = rxe_detach_mcast,
 	.alloc_hw_port_stats = rxe_alloc_hw_port_stats,

@@ -47,6 +47,12 @@ void ib_unregister_client(struct ib_client *client);
 void ib_set_client_data(struct ib_device *ibdev, struct ib_client *client,
 			void *data);
 void *ib_get_client_data(struct ib_device *ibdev, struct ib_client *client);
+/*
+ * The kobject of /sys/class/infiniband/<dev>/ports/<port_num>/, where a
+ * client may hang its own directories from add() until remove(); NULL
+ * for a bad port.
+ */
+struct kobject *ib_port_sysfs_kobj(struct ib_device *ibdev, u32 port_num);
 
 /*
  * A link type for `rdma link add NAME type TYPE netdev NDEV`.  ib_core

@@ -20,9 +20,12 @@
  *          recv_handler() owns the recv_wc until ib_free_recv_mad().
  *
  * Handlers run in process context (a workqueue) and may sleep; they are
- * never called after ib_unregister_mad_agent() returns.  MADs that are
- * malformed (short, bad base version), unclaimed or for a bad Q_Key are
- * dropped and counted per port.
+ * never called after ib_unregister_mad_agent() returns (which must not be
+ * called from the agent's own handlers).  MADs that are malformed (short,
+ * bad base version), unclaimed or without a way back are dropped and
+ * counted per port: /sys/kernel/debug/ib_mad/<device>-<port>, one
+ * "name value" line per counter.  The wire layout of the header is in
+ * <ordma/mad_wire.h> (pure, unit-tested).
  */
 #ifndef ORDMA_IB_MAD_H
 #define ORDMA_IB_MAD_H
@@ -152,7 +155,14 @@ void ib_unregister_mad_agent(struct ib_mad_agent *agent);
 /*
  * A send buffer to QP @remote_qpn (1 for the GSI QP) at the address
  * @ah_attr names (sgid_index on agent->port_num); the MAD layer makes the
- * AH and uses Q_Key 0x80010000.
+ * AH and uses Q_Key 0x80010000.  Returns ERR_PTR(); may sleep (the AH).
+ *
+ * A request that waits for a response (timeout_ms > 0) must carry a TID
+ * whose upper 32 bits are agent->hi_tid: responses find their agent by
+ * it.  ib_post_send_mad(): 0, -EBUSY (already posted), -ESHUTDOWN (agent
+ * unregistering), -EINVAL, or the QP's error; any context.  A buffer may
+ * be posted again once its send_handler() ran.  ib_free_send_mad() and
+ * ib_free_recv_mad() work in any context.
  */
 struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *agent,
 					   u32 remote_qpn, u16 pkey_index,

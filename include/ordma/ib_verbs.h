@@ -20,6 +20,7 @@
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/ib_user_verbs.h>
@@ -344,6 +345,11 @@ struct ib_cq {
 	void *cq_context;
 	int cqe;		/* capacity, set by the driver */
 	atomic_t usecnt;	/* QPs and SRQs using it: no destroy while > 0 */
+	/* Kernel CQs of ib_alloc_cq() (core/verbs.c): the core's poller. */
+	int poll_ctx;			/* enum ib_poll_context */
+	bool poll_stopping;		/* ib_free_cq() began */
+	struct ib_wc *poll_wc;		/* a batch of completions */
+	struct work_struct poll_work;
 };
 
 /* Memory regions and windows */
@@ -1143,6 +1149,15 @@ int ib_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 		 const struct ib_send_wr **bad_wr);
 int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 		 const struct ib_recv_wr **bad_wr);
+
+/*
+ * An MR of the DMA kind for @pd: it covers all directly mapped kernel
+ * memory (addresses as ib_dma_map_single() returns them) with @access;
+ * with remote rights its rkey lets peers reach any of it, so only for
+ * trusted peers (tests, storage targets).  Counts as an MR in `rdma res`.
+ */
+struct ib_mr *ib_get_dma_mr(struct ib_pd *pd, int access);
+int ib_dereg_mr(struct ib_mr *mr);
 
 /*
  * An AH for kernel UD sends.  The core resolves @ah_attr->sgid_index to

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Per-port CM counters, laid out as the in-tree ib_cm lays them out:
+ *
+ *   ports/N/cm_rx_msgs/<msg>        messages received
+ *   ports/N/cm_tx_msgs/<msg>        messages sent (first transmissions)
+ *   ports/N/cm_rx_duplicates/<msg>  received messages that repeated one
+ *   ports/N/cm_tx_retries/<msg>     retransmissions
+ *
+ * with <msg> one of req mra rej rep rtu dreq drep sidr_req sidr_rep lap
+ * apr.  Each directory is a small kobject of ours below the port's
+ * kobject (ib_port_sysfs_kobj()); the counters live in struct cm_port,
+ * which outlives the directories.
+ */
+#include <linux/slab.h>
+#include "cm_priv.h"
+
+struct cm_counter_attr {
+	struct attribute attr;
+	unsigned int index;		/* attr_id - CM_ATTR_REQ */
+};
+
+#define CM_COUNTER(_name, _attr_id)					\
+	static struct cm_counter_attr cm_counter_##_name = {		\
+		.attr = { .name = __stringify(_name), .mode = 0444 },	\
+		.index = (_attr_id) - CM_ATTR_REQ,			\
+	}
+
+CM_COUNTER(req, CM_ATTR_REQ);
+CM_COUNTER(mra, CM_ATTR_MRA);
+CM_COUNTER(rej, CM_ATTR_REJ);
+CM_COUNTER(rep, CM_ATTR_REP);
+CM_COUNTER(rtu, CM_ATTR_RTU);
+CM_COUNTER(dreq, CM_ATTR_DREQ);
+CM_COUNTER(drep, CM_ATTR_DREP);
+CM_COUNTER(sidr_req, CM_ATTR_SIDR_REQ);
+CM_COUNTER(sidr_rep, CM_ATTR_SIDR_REP);
+CM_COUNTER(lap, CM_ATTR_LAP);
+CM_COUNTER(apr, CM_ATTR_APR);
+
+static struct attribute *cm_counter_attrs[] = {
+	&cm_counter_req.attr, &cm_counter_mra.attr, &cm_counter_rej.attr,
+	&cm_counter_rep.attr, &cm_counter_rtu.attr, &cm_counter_dreq.attr,
+	&cm_counter_drep.attr, &cm_counter_sidr_req.attr,
+	&cm_counter_sidr_rep.attr, &cm_counter_lap.attr,
+	&cm_counter_apr.attr, NULL,
+};
+ATTRIBUTE_GROUPS(cm_counter);
+
+static const char * const cm_counter_dir_names[CM_COUNTER_GROUPS] = {
+	[CM_RECV]		= "cm_rx_msgs",
+	[CM_XMIT]		= "cm_tx_msgs",
+	[CM_RECV_DUPLICATES]	= "cm_rx_duplicates",
+	[CM_XMIT_RETRIES]	= "cm_tx_retries",
+};
+
+static ssize_t cm_counter_show(struct kobject *kobj, struct attribute *attr,
+			       char *buf)
+{
+	struct cm_counter_dir *dir = container_of(kobj, struct cm_counter_dir,
+						  kobj);
+	struct cm_counter_attr *ca = container_of(attr, struct cm_counter_attr,
+						  attr);
+
+	return sysfs_emit(buf, "%ld\n",
+			  atomic_long_read(&dir->port->counters[dir->group]
+							      [ca->index]));
+}
+
+static const struct sysfs_ops cm_counter_ops = {
+	.show = cm_counter_show,
+};
+
+static void cm_counter_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct cm_counter_dir, kobj));
+}
+
+static const struct kobj_type cm_counter_ktype = {
+	.sysfs_ops = &cm_counter_ops,
+	.release = cm_counter_release,
+	.default_groups = cm_counter_groups,
+};
+
+int cm_sysfs_add_port(struct cm_port *port)
+{
+	struct kobject *parent;
+	int g, ret;
+
+	parent = ib_port_sysfs_kobj(port->cm_dev->ibdev, port->port_num);
+	if (!parent)
+		return 0;	/* no sysfs for this device: nothing to show */
+	for (g = 0; g < CM_COUNTER_GROUPS; g++) {
+		struct cm_counter_dir *dir = kzalloc(sizeof(*dir), GFP_KERNEL);
+
+		if (!dir) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		dir->port = port;
+		dir->group = g;
+		ret = kobject_init_and_add(&dir->kobj, &cm_counter_ktype,
+					   parent, "%s",
+					   cm_counter_dir_names[g]);
+		if (ret) {
+			kobject_put(&dir->kobj);
+			goto err;
+		}
+		port->dirs[g] = dir;
+	}
+	return 0;
+err:
+	cm_sysfs_remove_port(port);
+	return ret;
+}
+
+void cm_sysfs_remove_port(struct cm_port *port)
+{
+	int g;
+
+	for (g = 0; g < CM_COUNTER_GROUPS; g++) {
+		if (!port->dirs[g])
+			continue;
+		kobject_del(&port->dirs[g]->kobj);
+		kobject_put(&port->dirs[g]->kobj);
+		port->dirs[g] = NULL;
+	}
+}

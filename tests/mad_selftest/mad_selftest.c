@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * In-kernel selftest of the MAD layer, run once at insmod on port 1 of
+ * the device named by the "device" parameter (rxe0).  Three agents share
+ * the made-up class 0x31 version 1 and talk through the device's own
+ * IPv4 RoCEv2 GID, so every MAD loops through rxe and the GSI QP:
+ *
+ *   client (send-only) --Get-->  server (Get, Set) --GetResp--> client
+ *   client --Send--> sink (Send): counted, never answered (timeouts)
+ *
+ * The result is one line, "mad_selftest: N passed, M failed"; the module
+ * stays loaded until rmmod and does nothing more.
+ */
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <net/ipv6.h>
+#include <ordma/ib_core.h>
+#include <ordma/ib_mad.h>
+
+#define ST_CLASS		0x31
+#define ST_CLASS_VERSION	1
+#define ST_ATTR_ID		0x1234
+#define ST_ATTR_MOD		0xa5a5f00d
+#define ST_WAIT			(20 * HZ)	/* QEMU/TCG is slow */
+
+static char *device = "rxe0";
+module_param(device, charp, 0444);
+MODULE_PARM_DESC(device, "RDMA device to test on (port 1)");
+
+static struct {
+	struct ib_device *dev;
+	struct ib_ah_attr self;
+	struct ib_mad_agent *client, *server, *sink;
+	int passed, failed;
+
+	/* client */
+	struct completion client_recv, client_send;
+	struct ib_mad_send_buf *resp_matched;
+	struct ib_mad resp;
+	bool resp_in_task;
+	enum ib_wc_status send_status;
+	struct ib_mad_send_buf *send_done_buf;
+	atomic_t client_sends_done;
+	atomic_t client_recvs;
+
+	/* server */
+	struct completion server_send;
+	enum ib_wc_status server_status;
+	union ib_gid server_saw_dgid;
+	u32 server_saw_src_qp;
+	int server_post_ret;
+
+	/* sink */
+	atomic_t sink_count;
+} st;
+
+#define ST_CHECK(cond)							\
+	do {								\
+		if (cond) {						\
+			st.passed++;					\
+		} else {						\
+			st.failed++;					\
+			pr_err("mad_selftest: FAIL %s:%d: %s\n",	\
+			       __func__, __LINE__, #cond);		\
+		}							\
+	} while (0)
+
+static u8 st_pattern(unsigned int i)
+{
+	return (u8)(i * 7 + 3);
+}
+
+static void client_send_handler(struct ib_mad_agent *agent,
+				struct ib_mad_send_wc *wc)
+{
+	st.send_status = wc->status;
+	st.send_done_buf = wc->send_buf;
+	ib_free_send_mad(wc->send_buf);
+	atomic_inc(&st.client_sends_done);
+	complete(&st.client_send);
+}
+
+static void client_recv_handler(struct ib_mad_agent *agent,
+				struct ib_mad_send_buf *send_buf,
+				struct ib_mad_recv_wc *recv_wc)
+{
+	st.resp_matched = send_buf;
+	st.resp = *recv_wc->mad;
+	st.resp_in_task = in_task();
+	atomic_inc(&st.client_recvs);
+	ib_free_recv_mad(recv_wc);
+	complete(&st.client_recv);
+}
+
+static void server_send_handler(struct ib_mad_agent *agent,
+				struct ib_mad_send_wc *wc)
+{
+	st.server_status = wc->status;
+	ib_free_send_mad(wc->send_buf);
+	complete(&st.server_send);
+}
+
+/* Answer a Get: the same header as GetResp, the payload XOR 0x5a. */
+static void server_recv_handler(struct ib_mad_agent *agent,
+				struct ib_mad_send_buf *send_buf,
+				struct ib_mad_recv_wc *recv_wc)
+{
+	struct ib_mad_send_buf *resp;
+	struct ib_mad *mad;
+	int i;
+
+	st.server_saw_dgid = recv_wc->ah_attr.dgid;
+	st.server_saw_src_qp = recv_wc->wc->src_qp;
+	resp = ib_create_send_mad(agent, recv_wc->wc->src_qp,
+				  recv_wc->wc->pkey_index, &recv_wc->ah_attr,
+				  GFP_KERNEL);
+	if (IS_ERR(resp)) {
+		st.server_post_ret = PTR_ERR(resp);
+		goto out;
+	}
+	mad = resp->mad;
+	*mad = *recv_wc->mad;
+	mad->mad_hdr.method = IB_MGMT_METHOD_GET_RESP;
+	for (i = 0; i < IB_MGMT_MAD_DATA; i++)
+		mad->data[i] ^= 0x5a;
+	resp->timeout_ms = 0;
+	st.server_post_ret = ib_post_send_mad(resp);
+	if (st.server_post_ret)
+		ib_free_send_mad(resp);
+out:
+	ib_free_recv_mad(recv_wc);
+}
+
+static void sink_send_handler(struct ib_mad_agent *agent,
+			      struct ib_mad_send_wc *wc)
+{
+	ib_free_send_mad(wc->send_buf);
+}
+
+static void sink_recv_handler(struct ib_mad_agent *agent,
+			      struct ib_mad_send_buf *send_buf,
+			      struct ib_mad_recv_wc *recv_wc)
+{
+	atomic_inc(&st.sink_count);
+	ib_free_recv_mad(recv_wc);
+}
+
+/* A request from the client: class @class, @method, TID low half @lo. */
+static struct ib_mad_send_buf *st_request(u8 class, u8 method, u32 lo,
+					  int timeout_ms, int retries)
+{
+	struct ib_mad_send_buf *sb;
+	struct ib_mad *mad;
+	int i;
+
+	sb = ib_create_send_mad(st.client, IB_QP1, 0, &st.self, GFP_KERNEL);
+	if (IS_ERR(sb))
+		return sb;
+	mad = sb->mad;
+	mad->mad_hdr.base_version = IB_MGMT_BASE_VERSION;
+	mad->mad_hdr.mgmt_class = class;
+	mad->mad_hdr.class_version = ST_CLASS_VERSION;
+	mad->mad_hdr.method = method;
+	mad->mad_hdr.tid = cpu_to_be64((u64)st.client->hi_tid << 32 | lo);
+	mad->mad_hdr.attr_id = cpu_to_be16(ST_ATTR_ID);
+	mad->mad_hdr.attr_mod = cpu_to_be32(ST_ATTR_MOD);
+	for (i = 0; i < IB_MGMT_MAD_DATA; i++)
+		mad->data[i] = st_pattern(i);
+	sb->timeout_ms = timeout_ms;
+	sb->retries = retries;
+	return sb;
+}
+
+/* Our own IPv4 RoCEv2 GID on port 1. */
+static int st_find_self(void)
+{
+	unsigned int i;
+
+	for (i = 0;; i++) {
+		const struct ib_gid_attr *attr = rdma_get_gid_attr(st.dev, 1, i);
+		bool found;
+
+		if (IS_ERR(attr)) {
+			if (PTR_ERR(attr) == -ENODATA)
+				continue;
+			return -ENOENT;
+		}
+		found = attr->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 &&
+			ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw);
+		if (found) {
+			memset(&st.self, 0, sizeof(st.self));
+			st.self.dgid = attr->gid;
+			st.self.sgid_index = i;
+			st.self.hop_limit = 64;
+			st.self.is_global = 1;
+			st.self.port_num = 1;
+		}
+		rdma_put_gid_attr(attr);
+		if (found)
+			return 0;
+	}
+}
+
+static void test_registration(void)
+{
+	struct ib_mad_reg_req req = {
+		.mgmt_class = ST_CLASS,
+		.mgmt_class_version = ST_CLASS_VERSION,
+	};
+	struct ib_mad_agent *a;
+
+	__set_bit(IB_MGMT_METHOD_GET, req.method_mask);
+	__set_bit(IB_MGMT_METHOD_SET, req.method_mask);
+	st.server = ib_register_mad_agent(st.dev, 1, &req, server_send_handler,
+					  server_recv_handler, NULL);
+	ST_CHECK(!IS_ERR(st.server));
+	if (IS_ERR(st.server))
+		st.server = NULL;
+
+	/* Set is taken: a second claim on it fails, whatever else it asks. */
+	bitmap_zero(req.method_mask, IB_MGMT_MAX_METHODS);
+	__set_bit(IB_MGMT_METHOD_SET, req.method_mask);
+	__set_bit(IB_MGMT_METHOD_SEND, req.method_mask);
+	a = ib_register_mad_agent(st.dev, 1, &req, sink_send_handler,
+				  sink_recv_handler, NULL);
+	ST_CHECK(PTR_ERR_OR_ZERO(a) == -EBUSY);
+	if (!IS_ERR(a))
+		ib_unregister_mad_agent(a);
+
+	/* Bad port, class 0, no methods, no recv_handler: -EINVAL. */
+	a = ib_register_mad_agent(st.dev, 0, NULL, sink_send_handler, NULL,
+				  NULL);
+	ST_CHECK(PTR_ERR_OR_ZERO(a) == -EINVAL);
+	a = ib_register_mad_agent(st.dev, st.dev->phys_port_cnt + 1, NULL,
+				  sink_send_handler, NULL, NULL);
+	ST_CHECK(PTR_ERR_OR_ZERO(a) == -EINVAL);
+	req.mgmt_class = 0;
+	a = ib_register_mad_agent(st.dev, 1, &req, sink_send_handler,
+				  sink_recv_handler, NULL);
+	ST_CHECK(PTR_ERR_OR_ZERO(a) == -EINVAL);
+	req.mgmt_class = ST_CLASS;
+	a = ib_register_mad_agent(st.dev, 1, &req, sink_send_handler, NULL,
+				  NULL);
+	ST_CHECK(PTR_ERR_OR_ZERO(a) == -EINVAL);
+
+	/* Send alone is free: the sink takes it. */
+	bitmap_zero(req.method_mask, IB_MGMT_MAX_METHODS);
+	__set_bit(IB_MGMT_METHOD_SEND, req.method_mask);
+	st.sink = ib_register_mad_agent(st.dev, 1, &req, sink_send_handler,
+					sink_recv_handler, NULL);
+	ST_CHECK(!IS_ERR(st.sink));
+	if (IS_ERR(st.sink))
+		st.sink = NULL;
+
+	st.client = ib_register_mad_agent(st.dev, 1, NULL, client_send_handler,
+					  client_recv_handler, NULL);
+	ST_CHECK(!IS_ERR(st.client));
+	if (IS_ERR(st.client)) {
+		st.client = NULL;
+		return;
+	}
+	ST_CHECK(st.client->hi_tid != 0);
+	ST_CHECK(st.client->mgmt_class == 0);
+	ST_CHECK(!st.server || st.server->hi_tid != st.client->hi_tid);
+	ST_CHECK(!st.server || st.server->mgmt_class == ST_CLASS);
+}
+
+static void test_request_response(void)
+{
+	struct ib_mad_send_buf *sb;
+	int i, bad = 0;
+
+	reinit_completion(&st.client_send);
+	reinit_completion(&st.client_recv);
+	reinit_completion(&st.server_send);
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_GET, 0x1001, 2000, 3);
+	ST_CHECK(!IS_ERR(sb));
+	if (IS_ERR(sb))
+		return;
+	ST_CHECK(ib_post_send_mad(sb) == 0);
+	ST_CHECK(ib_post_send_mad(sb) == -EBUSY);	/* already posted */
+
+	ST_CHECK(wait_for_completion_timeout(&st.client_recv, ST_WAIT));
+	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
+	ST_CHECK(wait_for_completion_timeout(&st.server_send, ST_WAIT));
+	ST_CHECK(st.server_post_ret == 0);
+	ST_CHECK(st.server_status == IB_WC_SUCCESS);
+	ST_CHECK(!memcmp(&st.server_saw_dgid, &st.self.dgid, 16));
+	ST_CHECK(st.server_saw_src_qp == IB_QP1);
+
+	ST_CHECK(st.send_status == IB_WC_SUCCESS);
+	ST_CHECK(st.send_done_buf == sb);
+	ST_CHECK(st.resp_matched == sb);
+	ST_CHECK(st.resp_in_task);
+	ST_CHECK(st.resp.mad_hdr.base_version == IB_MGMT_BASE_VERSION);
+	ST_CHECK(st.resp.mad_hdr.mgmt_class == ST_CLASS);
+	ST_CHECK(st.resp.mad_hdr.class_version == ST_CLASS_VERSION);
+	ST_CHECK(st.resp.mad_hdr.method == IB_MGMT_METHOD_GET_RESP);
+	ST_CHECK(st.resp.mad_hdr.tid ==
+		 cpu_to_be64((u64)st.client->hi_tid << 32 | 0x1001));
+	ST_CHECK(st.resp.mad_hdr.attr_id == cpu_to_be16(ST_ATTR_ID));
+	ST_CHECK(st.resp.mad_hdr.attr_mod == cpu_to_be32(ST_ATTR_MOD));
+	for (i = 0; i < IB_MGMT_MAD_DATA; i++)
+		bad += st.resp.data[i] != (st_pattern(i) ^ 0x5a);
+	ST_CHECK(bad == 0);
+	ST_CHECK(atomic_read(&st.client_recvs) == 1);
+}
+
+static void test_timeout_with_retries(void)
+{
+	struct ib_mad_send_buf *sb;
+	unsigned long start;
+	int before = atomic_read(&st.sink_count);
+
+	reinit_completion(&st.client_send);
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x2001, 300, 2);
+	if (IS_ERR(sb)) {
+		ST_CHECK(!IS_ERR(sb));
+		return;
+	}
+	start = jiffies;
+	ST_CHECK(ib_post_send_mad(sb) == 0);
+	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
+	ST_CHECK(st.send_status == IB_WC_RESP_TIMEOUT_ERR);
+	ST_CHECK(st.send_done_buf == sb);
+	/* Three timeouts of 300 ms, each after a send completed. */
+	ST_CHECK(time_after_eq(jiffies, start + msecs_to_jiffies(900)));
+	/* The first send and two retries all reached the sink. */
+	ST_CHECK(atomic_read(&st.sink_count) - before == 3);
+}
+
+static void test_send_without_response(void)
+{
+	struct ib_mad_send_buf *sb;
+	int before = atomic_read(&st.sink_count), i;
+
+	reinit_completion(&st.client_send);
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x3001, 0, 0);
+	if (IS_ERR(sb)) {
+		ST_CHECK(!IS_ERR(sb));
+		return;
+	}
+	ST_CHECK(ib_post_send_mad(sb) == 0);
+	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
+	ST_CHECK(st.send_status == IB_WC_SUCCESS);
+	for (i = 0; i < 200 && atomic_read(&st.sink_count) == before; i++)
+		msleep(20);
+	ST_CHECK(atomic_read(&st.sink_count) - before == 1);
+}
+
+static void test_cancel(void)
+{
+	struct ib_mad_send_buf *sb;
+	int before = atomic_read(&st.sink_count), i;
+
+	reinit_completion(&st.client_send);
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x4001, 60000, 0);
+	if (IS_ERR(sb)) {
+		ST_CHECK(!IS_ERR(sb));
+		return;
+	}
+	ST_CHECK(ib_post_send_mad(sb) == 0);
+	for (i = 0; i < 200 && atomic_read(&st.sink_count) == before; i++)
+		msleep(20);
+	ST_CHECK(ib_modify_mad(sb, 50000) == 0);
+	ib_cancel_mad(sb);
+	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
+	ST_CHECK(st.send_status == IB_WC_WR_FLUSH_ERR);
+}
+
+/* Nobody's: an unregistered class, and a response to no agent's TID. */
+static void test_unclaimed(void)
+{
+	struct ib_mad_send_buf *sb;
+	int done = atomic_read(&st.client_sends_done);
+	int recvs = atomic_read(&st.client_recvs);
+
+	sb = st_request(ST_CLASS + 1, IB_MGMT_METHOD_GET, 0x5001, 0, 0);
+	if (!IS_ERR(sb) && ib_post_send_mad(sb))
+		ib_free_send_mad(sb);
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_GET_RESP, 0x5002, 0, 0);
+	if (!IS_ERR(sb)) {
+		struct ib_mad *mad = sb->mad;
+
+		mad->mad_hdr.tid = cpu_to_be64(0xfffffff0ULL << 32 | 1);
+		if (ib_post_send_mad(sb))
+			ib_free_send_mad(sb);
+	}
+	msleep(1000);
+	ST_CHECK(atomic_read(&st.client_sends_done) - done == 2);
+	ST_CHECK(atomic_read(&st.client_recvs) == recvs);
+}
+
+/* Unregistering with a send waiting: its handler runs before it returns. */
+static void test_unregister_flushes(void)
+{
+	struct ib_mad_send_buf *sb;
+	int before = atomic_read(&st.sink_count), i;
+
+	reinit_completion(&st.client_send);
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x6001, 60000, 5);
+	if (IS_ERR(sb)) {
+		ST_CHECK(!IS_ERR(sb));
+		return;
+	}
+	ST_CHECK(ib_post_send_mad(sb) == 0);
+	for (i = 0; i < 200 && atomic_read(&st.sink_count) == before; i++)
+		msleep(20);
+	ib_unregister_mad_agent(st.client);
+	st.client = NULL;
+	ST_CHECK(completion_done(&st.client_send));
+	ST_CHECK(st.send_status == IB_WC_WR_FLUSH_ERR);
+}
+
+static int __init mad_selftest_init(void)
+{
+	init_completion(&st.client_recv);
+	init_completion(&st.client_send);
+	init_completion(&st.server_send);
+
+	st.dev = ib_device_get_by_name(device);
+	if (!st.dev) {
+		pr_err("mad_selftest: no device %s\n", device);
+		st.failed++;
+		goto out;
+	}
+	if (st_find_self()) {
+		pr_err("mad_selftest: %s has no IPv4 RoCEv2 GID\n", device);
+		st.failed++;
+		goto put;
+	}
+	test_registration();
+	if (st.client && st.server && st.sink) {
+		test_request_response();
+		test_timeout_with_retries();
+		test_send_without_response();
+		test_cancel();
+		test_unclaimed();
+		test_unregister_flushes();
+	}
+	if (st.client)
+		ib_unregister_mad_agent(st.client);
+	if (st.server)
+		ib_unregister_mad_agent(st.server);
+	if (st.sink)
+		ib_unregister_mad_agent(st.sink);
+put:
+	ib_device_put(st.dev);
+out:
+	pr_info("mad_selftest: %d passed, %d failed\n", st.passed, st.failed);
+	return 0;
+}
+
+static void __exit mad_selftest_exit(void)
+{
+}
+
+module_init(mad_selftest_init);
+module_exit(mad_selftest_exit);
+
+MODULE_DESCRIPTION("Selftest of the out-of-tree MAD layer");
+MODULE_LICENSE("Dual BSD/GPL");

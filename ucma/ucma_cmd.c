@@ -661,10 +661,6 @@ static int ucma_notify_cmd(struct ucma_file *file, const void *req,
 	return ret;
 }
 
-/* In-tree join states: BIT(FULLMEMBER_JOIN), BIT(SENDONLY_FULLMEMBER_JOIN). */
-#define UCMA_JOIN_FULLMEMBER		BIT(0)
-#define UCMA_JOIN_SENDONLY_FULLMEMBER	BIT(3)
-
 static int ucma_join(struct ucma_file *file, u32 id, u64 uid,
 		     const void *addr, size_t addr_size, u16 join_flags,
 		     void __user *response)
@@ -678,9 +674,9 @@ static int ucma_join(struct ucma_file *file, u32 id, u64 uid,
 	if (!addr_size || addr_size != ucma_addr_size(addr))
 		return -EINVAL;
 	if (join_flags == RDMA_MC_JOIN_FLAG_FULLMEMBER)
-		join_state = UCMA_JOIN_FULLMEMBER;
+		join_state = RDMA_MC_JOIN_FULLMEMBER;
 	else if (join_flags == RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER)
-		join_state = UCMA_JOIN_SENDONLY_FULLMEMBER;
+		join_state = RDMA_MC_JOIN_SENDONLY_FULLMEMBER;
 	else
 		return -EINVAL;
 

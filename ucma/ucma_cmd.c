@@ -778,9 +778,10 @@ static int ucma_leave_mcast_cmd(struct ucma_file *file, const void *req,
 	mutex_lock(&ctx->mutex);
 	rdma_leave_multicast(ctx->cm_id, (struct sockaddr *)&mc->addr);
 	list_del(&mc->list);
-	mutex_unlock(&ctx->mutex);
+	/* Under the mutex: MIGRATE_ID cannot move the events meanwhile. */
 	resp.events_reported = ucma_purge_mc_events(mc);
 	ucma_uncharge_id(ctx->file);
+	mutex_unlock(&ctx->mutex);
 	kfree(mc);
 	ucma_put_ctx(ctx);
 	if (copy_to_user(u64_to_user_ptr(cmd->response), &resp, sizeof(resp)))

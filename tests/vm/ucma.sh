@@ -77,13 +77,13 @@ done <<<"$want"
 # rping over IPv4 and IPv6, data verified; rdma res sees the server's ids.
 for addr in $addr4 $addr6; do
 	timeout 60 rping -s -a "$addr" -v -C 3 >/tmp/rping-srv.log 2>&1 &
+	srv=$!
 	sleep 2
 	t_run "rdma res: a listening cm_id during rping -s on $addr" \
 		sh -c "rdma res show cm_id | grep -q 'state LISTEN.*pid'"
-	t_run "rping $addr (3 pings, server)" true
 	t_run "rping -c -a $addr -C 10 -V" \
 		timeout 60 rping -c -a "$addr" -C 10 -V
-	wait
+	t_run "rping -s -a $addr -v -C 3 finished" wait $srv
 	cat /tmp/rping-srv.log | tail -n 3
 done
 

@@ -6,7 +6,7 @@
 #   - raw commands with bad input and their errnos (tests/vm/ucma_probe.py);
 #   - the rdma_cm tools over rxe0: rping (IPv4, IPv6), ucmatose, udaddy,
 #     mckey, rdma_server/rdma_client, each under a timeout;
-#   - rdma res counting the user cm_ids.
+#   - rdma res counting the user cm_ids (the summary: ours has no dump).
 # Differences between the stacks are named where they are expected.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -79,8 +79,8 @@ for addr in $addr4 $addr6; do
 	timeout 60 rping -s -a "$addr" -v -C 3 >/tmp/rping-srv.log 2>&1 &
 	srv=$!
 	sleep 2
-	t_run "rdma res: a listening cm_id during rping -s on $addr" \
-		sh -c "rdma res show cm_id | grep -q 'state LISTEN.*pid'"
+	t_run "rdma res counts rping -s's listening cm_id ($addr)" \
+		sh -c "rdma res | grep -q 'rxe0: .*cm_id [1-9]'"
 	t_run "rping -c -a $addr -C 10 -V" \
 		timeout 60 rping -c -a "$addr" -C 10 -V
 	t_run "rping -s -a $addr -v -C 3 finished" wait $srv
@@ -116,7 +116,7 @@ t_run "mckey -s (sender to 239.1.1.1)" \
 t_run "mckey receiver finished" wait $!
 tail -n 5 /tmp/mckey-rcv.log
 
-t_eq "no cm_id left" "" sh -c "rdma res show cm_id"
+t_eq "no cm_id left" "cm_id 0" sh -c "rdma res | grep -o 'cm_id [0-9]*'"
 rdma link delete rxe0
 t_run "modules unload" modprobe -r rdma_ucm rdma_cm ib_cm rdma_rxe
 t_done ucma

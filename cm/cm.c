@@ -352,13 +352,15 @@ struct ib_cm_id *ib_create_cm_id(struct ib_device *device,
 EXPORT_SYMBOL(ib_create_cm_id);
 
 /* Tell the peer we are going, as the state requires.  Under priv->lock. */
-static void cm_farewell_locked(struct cm_id_priv *priv)
+static void cm_farewell_locked(struct cm_id_priv *priv,
+			       struct ib_mad_send_buf **spare)
 {
 	switch (priv->id.state) {
 	case IB_CM_REQ_SENT:
 	case IB_CM_MRA_REQ_RCVD:
 		cm_cancel_msg_locked(priv);
-		cm_send_rej_locked(priv, IB_CM_REJ_TIMEOUT, NULL, 0, NULL, 0);
+		cm_send_rej_locked(priv, spare, IB_CM_REJ_TIMEOUT, NULL, 0,
+				   NULL, 0);
 		break;
 	case IB_CM_REQ_RCVD:
 	case IB_CM_MRA_REQ_SENT:
@@ -367,23 +369,23 @@ static void cm_farewell_locked(struct cm_id_priv *priv)
 	case IB_CM_REP_SENT:
 	case IB_CM_MRA_REP_RCVD:
 		cm_cancel_msg_locked(priv);
-		cm_send_rej_locked(priv, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0,
-				   NULL, 0);
+		cm_send_rej_locked(priv, spare, IB_CM_REJ_CONSUMER_DEFINED,
+				   NULL, 0, NULL, 0);
 		break;
 	case IB_CM_ESTABLISHED:
-		cm_send_dreq_oneshot(priv);
+		cm_send_dreq_oneshot(priv, spare);
 		break;
 	case IB_CM_DREQ_SENT:
 		cm_cancel_msg_locked(priv);
 		break;
 	case IB_CM_DREQ_RCVD:
-		cm_send_drep_locked(priv, NULL, 0);
+		cm_send_drep_locked(priv, spare, NULL, 0);
 		break;
 	case IB_CM_SIDR_REQ_SENT:
 		cm_cancel_msg_locked(priv);
 		break;
 	case IB_CM_SIDR_REQ_RCVD:
-		cm_send_sidr_status(priv, IB_SIDR_REJECT);
+		cm_send_sidr_status(priv, spare, IB_SIDR_REJECT);
 		break;
 	default:
 		cm_cancel_msg_locked(priv);
@@ -394,6 +396,7 @@ static void cm_farewell_locked(struct cm_id_priv *priv)
 
 static void cm_destroy(struct cm_id_priv *priv, bool from_handler)
 {
+	struct ib_mad_send_buf *spare = cm_alloc_msg(priv);
 	struct cm_event_work *ev, *tmp;
 	LIST_HEAD(dropped);
 
@@ -406,9 +409,10 @@ static void cm_destroy(struct cm_id_priv *priv, bool from_handler)
 
 	spin_lock_irq(&priv->lock);
 	priv->destroyed = true;
-	cm_farewell_locked(priv);
+	cm_farewell_locked(priv, &spare);
 	list_splice_init(&priv->events, &dropped);
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 
 	cm_remove_remote(priv);
 	xa_erase(&cm.local_ids, priv->xa_index);
@@ -525,10 +529,8 @@ int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		*qp_attr_mask = mask;
 		break;
 	case IB_QPS_RTR:
-		if (s != IB_CM_REQ_RCVD && s != IB_CM_MRA_REQ_SENT &&
-		    s != IB_CM_REP_RCVD && s != IB_CM_MRA_REP_SENT &&
-		    s != IB_CM_REP_SENT && s != IB_CM_MRA_REP_RCVD &&
-		    s != IB_CM_ESTABLISHED) {
+		if (s < IB_CM_REQ_RCVD || s > IB_CM_ESTABLISHED ||
+		    s == IB_CM_MRA_REQ_RCVD) {
 			ret = -EINVAL;
 			break;
 		}
@@ -547,9 +549,9 @@ int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		*qp_attr_mask = mask;
 		break;
 	case IB_QPS_RTS:
-		if (s != IB_CM_REP_RCVD && s != IB_CM_MRA_REP_SENT &&
-		    s != IB_CM_REP_SENT && s != IB_CM_MRA_REP_RCVD &&
-		    s != IB_CM_ESTABLISHED) {
+		/* the passive side may go to RTS before sending its REP */
+		if (s < IB_CM_REQ_RCVD || s > IB_CM_ESTABLISHED ||
+		    s == IB_CM_MRA_REQ_RCVD) {
 			ret = -EINVAL;
 			break;
 		}

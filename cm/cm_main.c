@@ -135,7 +135,8 @@ static void __exit cm_main_exit(void)
 {
 	ib_unregister_client(&cm_client);
 	destroy_workqueue(cm.wq);
-	WARN_ON(!xa_empty(&cm.local_ids));
+	if (!xa_empty(&cm.local_ids))
+		pr_err("ib_cm: cm_ids left at unload\n");
 	xa_destroy(&cm.local_ids);
 }
 

@@ -181,8 +181,8 @@ struct cm_port *cm_get_port(struct ib_device *ibdev, u32 port_num);
 int cm_set_av_from_path(struct cm_id_priv *priv, struct ib_cm_path *path);
 
 /* cm_send.c */
-struct ib_mad_send_buf *cm_alloc_msg(struct cm_id_priv *priv, u16 attr_id,
-				     __be64 tid);
+/* A buffer toward the id's peer (header unset), or NULL; may sleep. */
+struct ib_mad_send_buf *cm_alloc_msg(struct cm_id_priv *priv);
 /* A one-shot MAD to where @recv_wc came from (no id needed). */
 struct ib_mad_send_buf *cm_alloc_response(struct cm_port *port,
 					  struct ib_mad_recv_wc *recv_wc,
@@ -190,14 +190,22 @@ struct ib_mad_send_buf *cm_alloc_response(struct cm_port *port,
 int cm_post(struct cm_port *port, struct ib_mad_send_buf *buf);
 void cm_cancel_msg_locked(struct cm_id_priv *priv);
 u8 *cm_msg_data(struct ib_mad_send_buf *buf);
-void cm_send_rej_locked(struct cm_id_priv *priv, enum ib_cm_rej_reason reason,
-			const void *ari, u8 ari_len, const void *pdata,
-			u8 pdata_len);
-void cm_send_dreq_oneshot(struct cm_id_priv *priv);
-void cm_send_drep_locked(struct cm_id_priv *priv, const void *pdata,
+/*
+ * Under priv->lock; each sends with *@spare (from cm_alloc_msg()) and
+ * sets it NULL, or sends nothing if it is NULL.
+ */
+void cm_send_rej_locked(struct cm_id_priv *priv,
+			struct ib_mad_send_buf **spare,
+			enum ib_cm_rej_reason reason, const void *ari,
+			u8 ari_len, const void *pdata, u8 pdata_len);
+void cm_send_dreq_oneshot(struct cm_id_priv *priv,
+			  struct ib_mad_send_buf **spare);
+void cm_send_drep_locked(struct cm_id_priv *priv,
+			 struct ib_mad_send_buf **spare, const void *pdata,
 			 u8 pdata_len);
-void cm_resend_last(struct cm_id_priv *priv);
+void cm_resend_last(struct cm_id_priv *priv, struct ib_mad_send_buf **spare);
 void cm_send_sidr_status(struct cm_id_priv *priv,
+			 struct ib_mad_send_buf **spare,
 			 enum ib_cm_sidr_status status);
 
 /* cm_recv.c */

@@ -122,14 +122,17 @@ static void cm_rx_req(struct cm_rx *rx)
 	dup = cm_find_remote(cpu_to_be32(req.local_comm_id),
 			     req.local_ca_guid);
 	if (dup) {
+		struct ib_mad_send_buf *spare = cm_alloc_msg(dup);
+
 		cm_dup(rx);
 		spin_lock_irq(&dup->lock);
 		if (dup->id.state == IB_CM_MRA_REQ_SENT)
-			cm_resend_last(dup);
+			cm_resend_last(dup, &spare);
 		else if (dup->id.state == IB_CM_TIMEWAIT)
-			cm_send_rej_locked(dup, IB_CM_REJ_STALE_CONN, NULL, 0,
-					   NULL, 0);
+			cm_send_rej_locked(dup, &spare, IB_CM_REJ_STALE_CONN,
+					   NULL, 0, NULL, 0);
 		spin_unlock_irq(&dup->lock);
+		ib_free_send_mad(spare);
 		cm_put(dup);
 		return;
 	}
@@ -170,7 +173,9 @@ static void cm_rx_req(struct cm_rx *rx)
 	priv->qp_type = req.transport == CM_TRANSPORT_UC ? IB_QPT_UC :
 							     IB_QPT_RC;
 	priv->remote_qpn = req.local_qpn;
-	priv->rq_psn = req.starting_psn;
+	priv->sq_psn = req.starting_psn;	/* see ib_send_cm_req() */
+	priv->initiator_depth = req.responder_resources;
+	priv->responder_resources = req.initiator_depth;
 	priv->retry_count = req.retry_count;
 	priv->rnr_retry_count = req.rnr_retry_count;
 	priv->max_cm_retries = req.max_cm_retries;
@@ -233,6 +238,7 @@ static void cm_rx_req(struct cm_rx *rx)
 static void cm_rx_rep(struct cm_rx *rx)
 {
 	struct cm_id_priv *priv = cm_rx_id(rx, 4);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_cm_rep_event_param *p;
 	struct cm_event_work *ev;
 	struct cm_rep rep;
@@ -243,6 +249,8 @@ static void cm_rx_rep(struct cm_rx *rx)
 	ev = cm_alloc_event(IB_CM_REP_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;
+	if (priv->id.state == IB_CM_ESTABLISHED)
+		spare = cm_alloc_msg(priv);
 
 	spin_lock_irq(&priv->lock);
 	switch (priv->id.state) {
@@ -251,7 +259,7 @@ static void cm_rx_rep(struct cm_rx *rx)
 		break;
 	case IB_CM_ESTABLISHED:
 		if (priv->id.remote_id == cpu_to_be32(rep.local_comm_id))
-			cm_resend_last(priv);	/* our RTU got lost */
+			cm_resend_last(priv, &spare); /* our RTU got lost */
 		fallthrough;
 	case IB_CM_REP_RCVD:
 	case IB_CM_MRA_REP_SENT:
@@ -268,12 +276,10 @@ static void cm_rx_rep(struct cm_rx *rx)
 	priv->id.remote_id = cpu_to_be32(rep.local_comm_id);
 	priv->remote_ca_guid = rep.local_ca_guid;
 	priv->remote_qpn = rep.local_qpn;
-	priv->rq_psn = rep.starting_psn;
+	priv->sq_psn = rep.starting_psn;	/* see ib_send_cm_req() */
 	/* what they accept to answer is what we may ask, and back */
-	priv->initiator_depth = min(priv->initiator_depth,
-				    rep.responder_resources);
-	priv->responder_resources = min(priv->responder_resources,
-					rep.initiator_depth);
+	priv->initiator_depth = rep.responder_resources;
+	priv->responder_resources = rep.initiator_depth;
 	priv->rnr_retry_count = rep.rnr_retry_count;
 	priv->id.state = IB_CM_REP_RCVD;
 	spin_unlock_irq(&priv->lock);
@@ -295,6 +301,7 @@ static void cm_rx_rep(struct cm_rx *rx)
 	ev->event.private_data = ev->msg + CM_REP_PDATA_OFF;
 	cm_queue_event(priv, ev);
 out:
+	ib_free_send_mad(spare);
 	cm_put(priv);
 }
 
@@ -430,6 +437,7 @@ out:
 static void cm_rx_dreq(struct cm_rx *rx)
 {
 	struct cm_id_priv *priv = cm_rx_pair(rx);
+	struct ib_mad_send_buf *spare = NULL;
 	struct cm_event_work *ev;
 
 	if (!priv) {
@@ -440,6 +448,8 @@ static void cm_rx_dreq(struct cm_rx *rx)
 	ev = cm_alloc_event(IB_CM_DREQ_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;
+	if (priv->id.state == IB_CM_TIMEWAIT)
+		spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	switch (priv->id.state) {
 	case IB_CM_REP_SENT:
@@ -450,7 +460,7 @@ static void cm_rx_dreq(struct cm_rx *rx)
 		break;
 	case IB_CM_TIMEWAIT:
 		priv->tid = rx->wc->mad->mad_hdr.tid;
-		cm_resend_last(priv);
+		cm_resend_last(priv, &spare);
 		fallthrough;
 	case IB_CM_DREQ_RCVD:
 		spin_unlock_irq(&priv->lock);
@@ -468,6 +478,7 @@ static void cm_rx_dreq(struct cm_rx *rx)
 	ev->event.private_data = ev->msg + CM_DREQ_PDATA_OFF;
 	cm_queue_event(priv, ev);
 out:
+	ib_free_send_mad(spare);
 	cm_put(priv);
 }
 
@@ -498,6 +509,19 @@ out:
 	cm_put(priv);
 }
 
+/*
+ * SIDR_REQs carry no CA GUID: their senders are told apart by GID, folded
+ * into the remote table's GUID slot (bit 0 set, so as not to be mistaken
+ * for a connection's EUI-64 GUID, whose bit 0 is clear).
+ */
+static u64 cm_sidr_sender(const struct cm_rx *rx)
+{
+	const union ib_gid *g = &rx->wc->ah_attr.dgid;
+
+	return (be64_to_cpu(g->global.subnet_prefix) ^
+		be64_to_cpu(g->global.interface_id)) | 1;
+}
+
 static void cm_rx_sidr_req(struct cm_rx *rx)
 {
 	struct ib_cm_sidr_req_event_param *p;
@@ -506,6 +530,12 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 	struct cm_sidr_req q;
 
 	cm_sidr_req_unpack(rx->msg, &q);
+	priv = cm_find_remote(cpu_to_be32(q.request_id), cm_sidr_sender(rx));
+	if (priv) {	/* a retransmission: the first one is being served */
+		cm_dup(rx);
+		cm_put(priv);
+		return;
+	}
 	listen = cm_find_listen(rx->port->cm_dev->ibdev,
 				cpu_to_be64(q.service_id));
 	if (!listen) {
@@ -526,7 +556,18 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 	priv->id.service_id = cpu_to_be64(q.service_id);
 	priv->id.service_mask = cpu_to_be64(~0ULL);
 	priv->id.remote_id = cpu_to_be32(q.request_id);
+	priv->remote_ca_guid = cm_sidr_sender(rx);
 	priv->id.state = IB_CM_SIDR_REQ_RCVD;
+	if (cm_insert_remote(priv)) {
+		cm_dup(rx);
+		cm_free_event(ev);
+		priv->destroyed = true;
+		priv->id.state = IB_CM_IDLE;
+		xa_erase(&cm.local_ids, priv->xa_index);
+		cm_put(priv);
+		cm_put(listen);
+		return;
+	}
 	priv->path.dgid = rx->wc->ah_attr.dgid;
 	priv->path.sgid = priv->sgid_attr->gid;
 	priv->path.sgid_attr = priv->sgid_attr;
@@ -625,6 +666,7 @@ void cm_send_handler(struct ib_mad_agent *agent,
 {
 	struct ib_mad_send_buf *buf = send_wc->send_buf;
 	struct cm_id_priv *priv = buf->context[0];
+	struct ib_mad_send_buf *spare = NULL;
 	struct cm_event_work *ev = NULL;
 	enum ib_cm_event_type type;
 
@@ -633,8 +675,10 @@ void cm_send_handler(struct ib_mad_agent *agent,
 		return;
 	}
 	if (send_wc->status != IB_WC_SUCCESS &&
-	    send_wc->status != IB_WC_WR_FLUSH_ERR)
+	    send_wc->status != IB_WC_WR_FLUSH_ERR) {
 		ev = cm_alloc_event(IB_CM_REQ_ERROR, NULL);
+		spare = cm_alloc_msg(priv);
+	}
 
 	spin_lock_irq(&priv->lock);
 	if (priv->msg != buf) {
@@ -655,7 +699,8 @@ void cm_send_handler(struct ib_mad_agent *agent,
 	case IB_CM_REP_SENT:
 	case IB_CM_MRA_REP_RCVD:
 		type = IB_CM_REP_ERROR;
-		cm_send_rej_locked(priv, IB_CM_REJ_TIMEOUT, NULL, 0, NULL, 0);
+		cm_send_rej_locked(priv, &spare, IB_CM_REJ_TIMEOUT, NULL, 0,
+				   NULL, 0);
 		priv->id.state = IB_CM_IDLE;
 		break;
 	case IB_CM_DREQ_SENT:
@@ -679,6 +724,7 @@ void cm_send_handler(struct ib_mad_agent *agent,
 	ev = NULL;
 drop:
 	kfree(ev);
+	ib_free_send_mad(spare);
 	cm_put(priv);
 	ib_free_send_mad(buf);
 }

@@ -8,8 +8,10 @@
  * handler turns into an *_ERROR event.  Every other message is one-shot.
  * An id has at most one waiting message (priv->msg); one-shot answers
  * are remembered (priv->last_msg) to be resent when the peer repeats
- * itself.  Sends happen under the id's lock, as the MAD layer's
- * create/post/cancel/modify never sleep with GFP_ATOMIC.
+ * itself.  A send buffer is made before the id's lock is taken (making
+ * its AH may sleep) and filled and posted under it (post, cancel and
+ * modify do not sleep); the *_locked helpers consume such a "spare"
+ * buffer and leave NULL behind, and the caller frees what is left.
  */
 #include <linux/slab.h>
 #include "cm_priv.h"
@@ -32,18 +34,31 @@ static void cm_fill_hdr(struct ib_mad_send_buf *buf, u16 attr_id,
 	hdr->attr_id = cpu_to_be16(attr_id);
 }
 
-struct ib_mad_send_buf *cm_alloc_msg(struct cm_id_priv *priv, u16 attr_id,
-				     __be64 tid)
+/* A buffer toward the id's peer, or NULL; may sleep. */
+struct ib_mad_send_buf *cm_alloc_msg(struct cm_id_priv *priv)
 {
 	struct ib_mad_send_buf *buf;
 
 	if (!priv->port || !priv->port->agent)
-		return ERR_PTR(-ENODEV);
+		return NULL;
 	buf = ib_create_send_mad(priv->port->agent, 1, 0, &priv->av,
-				 GFP_ATOMIC);
-	if (IS_ERR(buf))
-		return buf;
+				 GFP_KERNEL);
+	return IS_ERR(buf) ? NULL : buf;
+}
+
+/* Take the spare buffer and make it an @attr_id message; NULL if none. */
+static struct ib_mad_send_buf *cm_take(struct ib_mad_send_buf **spare,
+				       u16 attr_id, __be64 tid)
+{
+	struct ib_mad_send_buf *buf = *spare;
+
+	*spare = NULL;
+	if (!buf)
+		return NULL;
+	memset(buf->mad, 0, IB_MGMT_MAD_SIZE);
 	cm_fill_hdr(buf, attr_id, tid);
+	buf->timeout_ms = 0;
+	buf->retries = 0;
 	buf->context[0] = NULL;
 	buf->context[1] = (void *)(uintptr_t)attr_id;
 	return buf;
@@ -57,7 +72,7 @@ struct ib_mad_send_buf *cm_alloc_response(struct cm_port *port,
 
 	buf = ib_create_send_mad(port->agent, recv_wc->wc->src_qp,
 				 recv_wc->wc->pkey_index, &recv_wc->ah_attr,
-				 GFP_ATOMIC);
+				 GFP_KERNEL);
 	if (IS_ERR(buf))
 		return buf;
 	cm_fill_hdr(buf, attr_id, recv_wc->mad->mad_hdr.tid);
@@ -109,14 +124,14 @@ static int cm_post_oneshot(struct cm_id_priv *priv,
 	return cm_post(priv->port, buf);
 }
 
-void cm_resend_last(struct cm_id_priv *priv)
+void cm_resend_last(struct cm_id_priv *priv, struct ib_mad_send_buf **spare)
 {
 	struct ib_mad_send_buf *buf;
 
 	if (!priv->last_attr)
 		return;
-	buf = cm_alloc_msg(priv, priv->last_attr, priv->tid);
-	if (IS_ERR(buf))
+	buf = cm_take(spare, priv->last_attr, priv->tid);
+	if (!buf)
 		return;
 	memcpy(cm_msg_data(buf), priv->last_msg, CM_MSG_SIZE);
 	cm_post(priv->port, buf);
@@ -144,9 +159,10 @@ static u32 cm_wait_ms(struct cm_id_priv *priv, u8 peer_timeout)
 	       cm_timeout_ms(peer_timeout);
 }
 
-void cm_send_rej_locked(struct cm_id_priv *priv, enum ib_cm_rej_reason reason,
-			const void *ari, u8 ari_len, const void *pdata,
-			u8 pdata_len)
+void cm_send_rej_locked(struct cm_id_priv *priv,
+			struct ib_mad_send_buf **spare,
+			enum ib_cm_rej_reason reason, const void *ari,
+			u8 ari_len, const void *pdata, u8 pdata_len)
 {
 	struct ib_mad_send_buf *buf;
 	struct cm_rej rej = {
@@ -173,8 +189,8 @@ void cm_send_rej_locked(struct cm_id_priv *priv, enum ib_cm_rej_reason reason,
 	if (priv->id.state == IB_CM_REQ_SENT ||
 	    priv->id.state == IB_CM_MRA_REQ_RCVD)
 		rej.remote_comm_id = 0;
-	buf = cm_alloc_msg(priv, CM_ATTR_REJ, priv->tid);
-	if (IS_ERR(buf))
+	buf = cm_take(spare, CM_ATTR_REJ, priv->tid);
+	if (!buf)
 		return;
 	m = cm_msg_data(buf);
 	if (ari && ari_len) {
@@ -187,7 +203,8 @@ void cm_send_rej_locked(struct cm_id_priv *priv, enum ib_cm_rej_reason reason,
 	cm_post_oneshot(priv, buf);
 }
 
-void cm_send_dreq_oneshot(struct cm_id_priv *priv)
+void cm_send_dreq_oneshot(struct cm_id_priv *priv,
+			  struct ib_mad_send_buf **spare)
 {
 	struct ib_mad_send_buf *buf;
 	struct cm_ids d = {
@@ -196,16 +213,17 @@ void cm_send_dreq_oneshot(struct cm_id_priv *priv)
 		.remote_qpn = priv->remote_qpn,
 	};
 
-	buf = cm_alloc_msg(priv, CM_ATTR_DREQ,
-			   cpu_to_be64((u64)priv->port->agent->hi_tid << 32 |
-				       be32_to_cpu(priv->id.local_id)));
-	if (IS_ERR(buf))
+	buf = cm_take(spare, CM_ATTR_DREQ,
+		      cpu_to_be64((u64)priv->port->agent->hi_tid << 32 |
+				  be32_to_cpu(priv->id.local_id)));
+	if (!buf)
 		return;
 	cm_dreq_pack(cm_msg_data(buf), &d);
 	cm_post(priv->port, buf);
 }
 
-void cm_send_drep_locked(struct cm_id_priv *priv, const void *pdata,
+void cm_send_drep_locked(struct cm_id_priv *priv,
+			 struct ib_mad_send_buf **spare, const void *pdata,
 			 u8 pdata_len)
 {
 	struct ib_mad_send_buf *buf;
@@ -215,8 +233,8 @@ void cm_send_drep_locked(struct cm_id_priv *priv, const void *pdata,
 	};
 	u8 *m;
 
-	buf = cm_alloc_msg(priv, CM_ATTR_DREP, priv->tid);
-	if (IS_ERR(buf))
+	buf = cm_take(spare, CM_ATTR_DREP, priv->tid);
+	if (!buf)
 		return;
 	m = cm_msg_data(buf);
 	cm_ids_pack(m, &d);
@@ -226,6 +244,7 @@ void cm_send_drep_locked(struct cm_id_priv *priv, const void *pdata,
 }
 
 void cm_send_sidr_status(struct cm_id_priv *priv,
+			 struct ib_mad_send_buf **spare,
 			 enum ib_cm_sidr_status status)
 {
 	struct ib_mad_send_buf *buf;
@@ -235,8 +254,8 @@ void cm_send_sidr_status(struct cm_id_priv *priv,
 		.service_id = be64_to_cpu(priv->id.service_id),
 	};
 
-	buf = cm_alloc_msg(priv, CM_ATTR_SIDR_REP, priv->tid);
-	if (IS_ERR(buf))
+	buf = cm_take(spare, CM_ATTR_SIDR_REP, priv->tid);
+	if (!buf)
 		return;
 	cm_sidr_rep_pack(cm_msg_data(buf), &r);
 	cm_post(priv->port, buf);
@@ -255,6 +274,7 @@ static __be64 cm_new_tid(struct cm_id_priv *priv)
 int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_cm_path *p = param->primary_path;
 	struct ib_mad_send_buf *buf;
 	struct cm_req req = {};
@@ -270,6 +290,7 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	if (ret)
 		return ret;
 
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	if (cm_id->state != IB_CM_IDLE) {
 		ret = -EINVAL;
@@ -279,7 +300,12 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	cm_id->service_mask = cpu_to_be64(~0ULL);
 	priv->qp_type = param->qp_type;
 	priv->local_qpn = param->qp_num & 0xffffff;
-	priv->sq_psn = param->starting_psn & 0xffffff;
+	/*
+	 * As the in-tree CM (and so every peer we meet) reads it: the
+	 * starting PSN of a REQ is where the active side receives, that of
+	 * the REP where the passive side receives.
+	 */
+	priv->rq_psn = param->starting_psn & 0xffffff;
 	priv->responder_resources = param->responder_resources;
 	priv->initiator_depth = param->initiator_depth;
 	priv->retry_count = param->retry_count & 7;
@@ -302,7 +328,7 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	req.transport = param->qp_type == IB_QPT_UC ? CM_TRANSPORT_UC :
 						      CM_TRANSPORT_RC;
 	req.flow_control = param->flow_control;
-	req.starting_psn = priv->sq_psn;
+	req.starting_psn = priv->rq_psn;
 	req.local_cm_response_timeout = param->local_cm_response_timeout;
 	req.retry_count = priv->retry_count;
 	req.pkey = p->pkey ? p->pkey : 0xffff;
@@ -323,9 +349,9 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	req.primary.subnet_local = p->hop_limit <= 1;
 	req.primary.local_ack_timeout = priv->local_ack_timeout;
 
-	buf = cm_alloc_msg(priv, CM_ATTR_REQ, priv->tid);
-	if (IS_ERR(buf)) {
-		ret = PTR_ERR(buf);
+	buf = cm_take(&spare, CM_ATTR_REQ, priv->tid);
+	if (!buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	m = cm_msg_data(buf);
@@ -340,6 +366,7 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 		cm_id->state = IB_CM_REQ_SENT;
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_req);
@@ -347,6 +374,7 @@ EXPORT_SYMBOL(ib_send_cm_req);
 int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_rep rep = {};
 	u8 *m;
@@ -354,6 +382,7 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 
 	if (param->private_data_len > IB_CM_REP_PRIVATE_DATA_SIZE)
 		return -EINVAL;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	if (cm_id->state != IB_CM_REQ_RCVD &&
 	    cm_id->state != IB_CM_MRA_REQ_SENT) {
@@ -361,7 +390,7 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 		goto out;
 	}
 	priv->local_qpn = param->qp_num & 0xffffff;
-	priv->sq_psn = param->starting_psn & 0xffffff;
+	priv->rq_psn = param->starting_psn & 0xffffff;
 	priv->responder_resources = param->responder_resources;
 	priv->initiator_depth = param->initiator_depth;
 	priv->srq = param->srq;
@@ -369,7 +398,7 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 	rep.local_comm_id = be32_to_cpu(cm_id->local_id);
 	rep.remote_comm_id = be32_to_cpu(cm_id->remote_id);
 	rep.local_qpn = priv->local_qpn;
-	rep.starting_psn = priv->sq_psn;
+	rep.starting_psn = priv->rq_psn;
 	rep.responder_resources = param->responder_resources;
 	rep.initiator_depth = param->initiator_depth;
 	rep.target_ack_delay = 0;
@@ -379,9 +408,9 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 	rep.srq = param->srq;
 	rep.local_ca_guid = be64_to_cpu(cm_id->device->node_guid);
 
-	buf = cm_alloc_msg(priv, CM_ATTR_REP, priv->tid);
-	if (IS_ERR(buf)) {
-		ret = PTR_ERR(buf);
+	buf = cm_take(&spare, CM_ATTR_REP, priv->tid);
+	if (!buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	m = cm_msg_data(buf);
@@ -396,6 +425,7 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 		cm_id->state = IB_CM_REP_SENT;
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_rep);
@@ -404,6 +434,7 @@ int ib_send_cm_rtu(struct ib_cm_id *cm_id, const void *private_data,
 		   u8 private_data_len)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_ids ids;
 	u8 *m;
@@ -411,15 +442,16 @@ int ib_send_cm_rtu(struct ib_cm_id *cm_id, const void *private_data,
 
 	if (private_data_len > IB_CM_RTU_PRIVATE_DATA_SIZE)
 		return -EINVAL;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	if (cm_id->state != IB_CM_REP_RCVD &&
 	    cm_id->state != IB_CM_MRA_REP_SENT) {
 		ret = -EINVAL;
 		goto out;
 	}
-	buf = cm_alloc_msg(priv, CM_ATTR_RTU, priv->tid);
-	if (IS_ERR(buf)) {
-		ret = PTR_ERR(buf);
+	buf = cm_take(&spare, CM_ATTR_RTU, priv->tid);
+	if (!buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	ids.local_comm_id = be32_to_cpu(cm_id->local_id);
@@ -433,6 +465,7 @@ int ib_send_cm_rtu(struct ib_cm_id *cm_id, const void *private_data,
 		cm_id->state = IB_CM_ESTABLISHED;
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_rtu);
@@ -441,6 +474,7 @@ int ib_send_cm_dreq(struct ib_cm_id *cm_id, const void *private_data,
 		    u8 private_data_len)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_ids d;
 	u8 *m;
@@ -448,15 +482,16 @@ int ib_send_cm_dreq(struct ib_cm_id *cm_id, const void *private_data,
 
 	if (private_data_len > IB_CM_DREQ_PRIVATE_DATA_SIZE)
 		return -EINVAL;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	if (cm_id->state != IB_CM_ESTABLISHED) {
 		ret = -EINVAL;
 		goto out;
 	}
 	priv->tid = cm_new_tid(priv);
-	buf = cm_alloc_msg(priv, CM_ATTR_DREQ, priv->tid);
-	if (IS_ERR(buf)) {
-		ret = PTR_ERR(buf);
+	buf = cm_take(&spare, CM_ATTR_DREQ, priv->tid);
+	if (!buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	d.local_comm_id = be32_to_cpu(cm_id->local_id);
@@ -476,6 +511,7 @@ int ib_send_cm_dreq(struct ib_cm_id *cm_id, const void *private_data,
 		cm_enter_timewait(priv);
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_dreq);
@@ -484,19 +520,23 @@ int ib_send_cm_drep(struct ib_cm_id *cm_id, const void *private_data,
 		    u8 private_data_len)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	int ret = 0;
 
 	if (private_data_len > IB_CM_DREP_PRIVATE_DATA_SIZE)
 		return -EINVAL;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	if (cm_id->state != IB_CM_DREQ_RCVD) {
 		ret = -EINVAL;
 		goto out;
 	}
-	cm_send_drep_locked(priv, private_data, private_data_len);
+	cm_send_drep_locked(priv, &spare, private_data,
+			    private_data_len);
 	cm_enter_timewait(priv);
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_drep);
@@ -506,11 +546,13 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 		   u8 private_data_len)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	int ret = 0;
 
 	if (private_data_len > IB_CM_REJ_PRIVATE_DATA_SIZE ||
 	    (ari && ari_length > IB_CM_REJ_ARI_LENGTH))
 		return -EINVAL;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	switch (cm_id->state) {
 	case IB_CM_REQ_SENT:
@@ -522,7 +564,7 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 	case IB_CM_REP_SENT:
 	case IB_CM_MRA_REP_RCVD:
 		cm_cancel_msg_locked(priv);
-		cm_send_rej_locked(priv, reason, ari, ari_length,
+		cm_send_rej_locked(priv, &spare, reason, ari, ari_length,
 				   private_data, private_data_len);
 		cm_id->state = IB_CM_IDLE;
 		break;
@@ -530,6 +572,7 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 		ret = -EINVAL;
 	}
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	if (!ret)
 		cm_remove_remote(priv);
 	return ret;
@@ -540,6 +583,7 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 		   const void *private_data, u8 private_data_len)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_mra mra = {};
 	enum ib_cm_state next;
@@ -548,6 +592,7 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 
 	if (private_data_len > IB_CM_MRA_PRIVATE_DATA_SIZE)
 		return -EINVAL;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	switch (cm_id->state) {
 	case IB_CM_REQ_RCVD:
@@ -562,9 +607,9 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 		ret = -EINVAL;
 		goto out;
 	}
-	buf = cm_alloc_msg(priv, CM_ATTR_MRA, priv->tid);
-	if (IS_ERR(buf)) {
-		ret = PTR_ERR(buf);
+	buf = cm_take(&spare, CM_ATTR_MRA, priv->tid);
+	if (!buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	mra.local_comm_id = be32_to_cpu(cm_id->local_id);
@@ -579,6 +624,7 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 		cm_id->state = next;
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_mra);
@@ -587,6 +633,7 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 			struct ib_cm_sidr_req_param *param)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_sidr_req r = {};
 	u8 *m;
@@ -600,6 +647,7 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	ret = cm_set_av_from_path(priv, param->path);
 	if (ret)
 		return ret;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	if (cm_id->state != IB_CM_IDLE) {
 		ret = -EINVAL;
@@ -608,9 +656,9 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	cm_id->service_id = param->service_id;
 	cm_id->service_mask = cpu_to_be64(~0ULL);
 	priv->tid = cm_new_tid(priv);
-	buf = cm_alloc_msg(priv, CM_ATTR_SIDR_REQ, priv->tid);
-	if (IS_ERR(buf)) {
-		ret = PTR_ERR(buf);
+	buf = cm_take(&spare, CM_ATTR_SIDR_REQ, priv->tid);
+	if (!buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	r.request_id = be32_to_cpu(cm_id->local_id);
@@ -626,6 +674,7 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 		cm_id->state = IB_CM_SIDR_REQ_SENT;
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_sidr_req);
@@ -634,6 +683,7 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 			struct ib_cm_sidr_rep_param *param)
 {
 	struct cm_id_priv *priv = to_priv(cm_id);
+	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_sidr_rep r = {};
 	u8 *m;
@@ -642,14 +692,15 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 	if (param->private_data_len > IB_CM_SIDR_REP_PRIVATE_DATA_SIZE ||
 	    (param->info && param->info_length > IB_CM_SIDR_REP_INFO_LENGTH))
 		return -EINVAL;
+	spare = cm_alloc_msg(priv);
 	spin_lock_irq(&priv->lock);
 	if (cm_id->state != IB_CM_SIDR_REQ_RCVD) {
 		ret = -EINVAL;
 		goto out;
 	}
-	buf = cm_alloc_msg(priv, CM_ATTR_SIDR_REP, priv->tid);
-	if (IS_ERR(buf)) {
-		ret = PTR_ERR(buf);
+	buf = cm_take(&spare, CM_ATTR_SIDR_REP, priv->tid);
+	if (!buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
 	r.request_id = be32_to_cpu(cm_id->remote_id);
@@ -670,6 +721,7 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 	cm_id->state = IB_CM_IDLE;
 out:
 	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_sidr_rep);

@@ -316,6 +316,13 @@ int ib_cm_notify(struct ib_cm_id *cm_id, enum ib_event_type event);
 /*
  * The attributes for moving the id's QP to qp_attr->qp_state (INIT, RTR,
  * RTS) as the connection negotiated them; -EINVAL in a wrong state.
+ *
+ * PSNs follow the in-tree CM, which every peer on the wire follows: the
+ * starting_psn a side puts in its REQ or REP is the PSN it *receives*
+ * from, and its send PSN is the one in the peer's message.  A passive
+ * side may go to RTR/RTS before ib_send_cm_rep(); its rq_psn is then
+ * not known to the CM yet (0) and the caller sets it to the REP's
+ * starting_psn, as rdma_cm does with its seq_num.
  */
 int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		       int *qp_attr_mask);

@@ -19,6 +19,13 @@
  *
  * Prints "cma_selftest: N passed, M failed"; fails the load (-EINVAL)
  * when anything failed.
+ *
+ * With hold=1 the module then keeps, until it is unloaded, a wildcard
+ * listener, a connection made through it (kernel QPs) and an id bound to
+ * fd00::15, for the guest script to delete the address (ADDR_CHANGE on
+ * the bound id) and the device under them (DEVICE_REMOVAL on each; the
+ * handler frees the QPs, and removal must not wait for anything else).
+ * Unloading prints "cma_selftest: hold: A addr_change, R device_removal".
  */
 #include <linux/delay.h>
 #include <linux/inet.h>
@@ -31,6 +38,9 @@
 #include <ordma/rdma_cm.h>
 
 static int passed, failed;
+static bool hold;
+module_param(hold, bool, 0444);
+MODULE_PARM_DESC(hold, "keep ids alive for removal tests until unload");
 
 #define CHECK(cond, fmt, ...)						\
 	({								\
@@ -638,6 +648,117 @@ out:
 	kfree(q);
 }
 
+/* ---- ids held for the removal tests -------------------------------- */
+
+static struct {
+	struct evq *q;
+	struct rdma_cm_id *listen, *bound;
+	struct side cli, srv;
+	atomic_t addr_change, removal;
+} held;
+
+static void side_free_verbs(struct side *s)
+{
+	if (s->id && s->id->qp)
+		rdma_destroy_qp(s->id);
+	if (s->cq)
+		ib_free_cq(s->cq);
+	s->cq = NULL;
+	if (s->pd)
+		ib_dealloc_pd(s->pd);
+	s->pd = NULL;
+}
+
+static int held_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	if (ev->event == RDMA_CM_EVENT_ADDR_CHANGE) {
+		atomic_inc(&held.addr_change);
+		pr_info("cma_selftest: hold: ADDR_CHANGE on %s\n",
+			id == held.bound ? "the bound id" : "another id");
+	}
+	if (ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+		atomic_inc(&held.removal);
+		if (id == held.cli.id)
+			side_free_verbs(&held.cli);
+		if (id == held.srv.id)
+			side_free_verbs(&held.srv);
+	}
+	return st_handler(id, ev);
+}
+
+static void st_hold(void)
+{
+	struct rdma_conn_param param = { .retry_count = 7,
+					 .rnr_retry_count = 7 };
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	struct sockaddr_storage addr;
+	struct evq *q;
+	struct rec *r;
+	int ret;
+
+	q = kmalloc(sizeof(*q), GFP_KERNEL);
+	if (!CHECK(q, "alloc"))
+		return;
+	evq_init(q);
+	held.q = q;
+	held.listen = rdma_create_id(&init_net, held_handler, q, RDMA_PS_TCP,
+				     IB_QPT_RC);
+	held.bound = rdma_create_id(&init_net, held_handler, q, RDMA_PS_UDP,
+				    IB_QPT_UD);
+	held.cli.id = rdma_create_id(&init_net, held_handler, q, RDMA_PS_TCP,
+				     IB_QPT_RC);
+	if (!CHECK(!IS_ERR(held.listen) && !IS_ERR(held.bound) &&
+		   !IS_ERR(held.cli.id), "hold: ids")) {
+		memset(&held, 0, sizeof(held));
+		return;
+	}
+	ret = rdma_bind_addr(held.listen, (struct sockaddr *)&any);
+	CHECK(!ret, "hold: bind the wildcard: %d", ret);
+	ret = rdma_listen(held.listen, 8);
+	CHECK(!ret, "hold: wildcard listen: %d", ret);
+	CHECK(!held.listen->device, "a wildcard listener has no device");
+	st_addr(&addr, AF_INET6, 0);
+	ret = rdma_bind_addr(held.bound, (struct sockaddr *)&addr);
+	CHECK(!ret, "hold: bind fd00::15: %d", ret);
+
+	/* A connection through the wildcard listener's per-device child. */
+	st_addr(&addr, AF_INET, st_port(held.listen));
+	if (!st_resolve(q, held.cli.id, &addr) || !side_qp(&held.cli))
+		return;
+	ret = rdma_connect(held.cli.id, &param);
+	if (!CHECK(!ret, "hold: connect: %d", ret))
+		return;
+	r = evq_wait(q, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
+	if (!CHECK(r, "hold: CONNECT_REQUEST through the wildcard")) {
+		st_dump(q);
+		return;
+	}
+	held.srv.id = r->id;
+	if (!side_qp(&held.srv))
+		return;
+	ret = rdma_accept(held.srv.id, &param);
+	CHECK(!ret, "hold: accept: %d", ret);
+	CHECK(evq_wait(q, held.cli.id, RDMA_CM_EVENT_ESTABLISHED),
+	      "hold: client ESTABLISHED");
+	CHECK(evq_wait(q, held.srv.id, RDMA_CM_EVENT_ESTABLISHED),
+	      "hold: server ESTABLISHED");
+}
+
+static void st_unhold(void)
+{
+	if (!held.q)
+		return;
+	pr_info("cma_selftest: hold: %d addr_change, %d device_removal\n",
+		atomic_read(&held.addr_change), atomic_read(&held.removal));
+	side_free(&held.srv);
+	side_free(&held.cli);
+	if (held.bound)
+		rdma_destroy_id(held.bound);
+	if (held.listen)
+		rdma_destroy_id(held.listen);
+	kfree(held.q);
+}
+
 static int __init cma_selftest_init(void)
 {
 	struct ib_device *dev = ib_device_get_by_name("rxe0");
@@ -663,12 +784,17 @@ static int __init cma_selftest_init(void)
 		      atomic_read(&dev->res_count[IB_RES_CM_ID]), base);
 		ib_device_put(dev);
 	}
+	if (hold)
+		st_hold();
 	pr_info("cma_selftest: %d passed, %d failed\n", passed, failed);
+	if (failed)
+		st_unhold();
 	return failed ? -EINVAL : 0;
 }
 
 static void __exit cma_selftest_exit(void)
 {
+	st_unhold();
 }
 
 module_init(cma_selftest_init);

@@ -3,8 +3,11 @@
 # Guest side of the rdma_cm test: rxe0 on eth0 with 10.0.2.15/24 and
 # fd00::15/64, rdma_cm loaded (it pulls ib_cm and the MAD layer), the
 # cma_selftest module (built on the host: make -C tests/cma_selftest) run
-# at insmod, `rdma res` cm_id back to its baseline, then the device
-# removed and everything unloaded.
+# at insmod, `rdma res` cm_id back to its baseline; then again with
+# hold=1, which keeps a wildcard listener, a connection through it and an
+# id bound to fd00::15: deleting fd00::15 gives that id ADDR_CHANGE, and
+# deleting rxe0 under the live ids must not hang and gives each
+# DEVICE_REMOVAL; unloading the module destroys the detached ids.
 set -u
 . /oot-src/tests/vm/lib.sh
 KO=/oot-src/tests/cma_selftest/cma_selftest.ko
@@ -42,7 +45,26 @@ t_run "selftest reports no failure" \
 	sh -c "dmesg | grep -q 'cma_selftest: [0-9]* passed, 0 failed'"
 grep -q '^cma_selftest ' /proc/modules && rmmod cma_selftest
 t_eq "rdma res cm_id back to the baseline" "$base" cm_ids
-t_run "rdma link delete rxe0" timeout 60 rdma link delete rxe0
+
+dmesg -C
+if out=$(timeout 600 insmod "$KO" hold=1 2>&1); then
+	t_result 1 "insmod cma_selftest hold=1"
+else
+	t_result 0 "insmod cma_selftest hold=1" "$out"
+fi
+dmesg | grep 'cma_selftest: [0-9]* passed' | sed 's/^/# /'
+rdma res show | sed 's/^/# /'
+# the child listener, both ends of the connection, the bound id
+t_eq "rdma res cm_id counts the held ids" "$((base + 4))" cm_ids
+t_run "delete fd00::15" ip -6 addr del fd00::15/64 dev eth0
+sleep 2
+t_run "ADDR_CHANGE on the id bound to fd00::15" \
+	sh -c "dmesg | grep -q 'cma_selftest: hold: ADDR_CHANGE on the bound id'"
+t_run "rdma link delete rxe0 under live ids" timeout 120 rdma link delete rxe0
+t_run "modules still usable: rmmod cma_selftest" timeout 60 rmmod cma_selftest
+dmesg | grep 'cma_selftest: hold' | sed 's/^/# /'
+t_run "DEVICE_REMOVAL on the three user ids" \
+	sh -c "dmesg | grep -q 'cma_selftest: hold: 1 addr_change, 3 device_removal'"
 t_run "modprobe -r rdma_cm ib_cm rdma_rxe ib_core" \
 	timeout 60 modprobe -r rdma_cm ib_cm rdma_rxe ib_core
 t_fail "rdma_cm unloaded" grep -q '^rdma_cm ' /proc/modules

@@ -549,9 +549,11 @@ static int cma_init_qp_attr_locked(struct rdma_id_private *p,
 	if (!p->id.device)
 		return -EINVAL;
 	if (p->cm_id && p->id.qp_type != IB_QPT_UD) {
+		/*
+		 * The PSNs are ib_cm's: each side's message carries the
+		 * starting PSN that ib_cm gives the QP attributes.
+		 */
 		ret = ib_cm_init_qp_attr(p->cm_id, attr, mask);
-		if (!ret && attr->qp_state == IB_QPS_RTR)
-			attr->rq_psn = p->seq_num;
 	} else {
 		if (attr->qp_state != IB_QPS_INIT && p->id.qp_type != IB_QPT_UD)
 			return -EINVAL;
@@ -607,7 +609,11 @@ static int cma_modify_qp(struct rdma_id_private *p, enum ib_qp_state state,
 	return ib_modify_qp(p->id.qp, &attr, mask);
 }
 
-/* The kernel QP through INIT, RTR, RTS as the connection negotiated. */
+/*
+ * The kernel QP through INIT, RTR, RTS as the connection negotiated.  A
+ * passive side whose ib_cm gives RTS attributes only once the REP is
+ * out finishes with cma_modify_qp_rts() at ESTABLISHED.
+ */
 int cma_modify_qp_rtr_rts(struct rdma_id_private *p,
 			  const struct rdma_conn_param *param)
 {
@@ -618,9 +624,25 @@ int cma_modify_qp_rtr_rts(struct rdma_id_private *p,
 	ret = cma_modify_qp(p, IB_QPS_INIT, NULL);
 	if (!ret)
 		ret = cma_modify_qp(p, IB_QPS_RTR, param);
-	if (!ret)
+	if (!ret) {
 		ret = cma_modify_qp(p, IB_QPS_RTS, param);
+		p->rts_pending = ret == -EINVAL;
+		if (p->rts_pending) {
+			p->initiator_depth = param ? param->initiator_depth : 0;
+			ret = 0;
+		}
+	}
 	return ret;
+}
+
+int cma_modify_qp_rts(struct rdma_id_private *p)
+{
+	struct rdma_conn_param param = { .initiator_depth = p->initiator_depth };
+
+	if (!p->rts_pending)
+		return 0;
+	p->rts_pending = 0;
+	return cma_modify_qp(p, IB_QPS_RTS, &param);
 }
 
 int cma_modify_qp_err(struct rdma_id_private *p)

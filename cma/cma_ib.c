@@ -487,7 +487,9 @@ static int cma_ib_handler(struct ib_cm_id *cm_id,
 	}
 	case IB_CM_RTU_RECEIVED:
 	case IB_CM_USER_ESTABLISHED:
-		event.event = RDMA_CM_EVENT_ESTABLISHED;
+		event.status = cma_modify_qp_rts(p);
+		event.event = event.status ? RDMA_CM_EVENT_CONNECT_ERROR :
+					     RDMA_CM_EVENT_ESTABLISHED;
 		break;
 	case IB_CM_DREQ_ERROR:
 		event.status = -ETIMEDOUT;

@@ -112,6 +112,8 @@ struct rdma_id_private {
 	u8 afonly_set:1;
 	u8 timeout_set:1;
 	u8 min_rnr_timer_set:1;
+	u8 rts_pending:1;
+	u8 initiator_depth;
 	u8 timeout;
 	u8 min_rnr_timer;
 };
@@ -170,6 +172,7 @@ int cma_queue_event(struct rdma_id_private *p, enum rdma_cm_state old,
 int cma_modify_qp_err(struct rdma_id_private *p);
 int cma_modify_qp_rtr_rts(struct rdma_id_private *p,
 			  const struct rdma_conn_param *param);
+int cma_modify_qp_rts(struct rdma_id_private *p);
 int cma_init(void);
 void cma_exit(void);
 

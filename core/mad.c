@@ -21,8 +21,9 @@
  * (ib_init_ah_attr_from_wc()), then dispatched: a response to the agent
  * its TID's upper half names, matched to a send by TID and class; a
  * request to the agent holding its (class, version, method).  What no
- * agent takes is dropped and counted; the per-port counters are in
- * debugfs, ib_mad/<device>-<port>.
+ * agent takes is dropped and counted (a Get or Set is answered with a
+ * GetResp of status "bad version" or "unsupported method/attribute"
+ * first); the per-port counters are in debugfs, ib_mad/<device>-<port>.
  *
  * Handlers run from the agent's handler work, one at a time per agent,
  * in the order the events were queued (a matched response's recv_handler
@@ -59,6 +60,7 @@ static const char *const mad_counter_names[MAD_CNT_MAX] = {
 	[MAD_CNT_TX_RETRIES] = "tx_retries",
 	[MAD_CNT_TX_TIMEOUTS] = "tx_timeouts",
 	[MAD_CNT_TX_ERROR] = "tx_errors",
+	[MAD_CNT_TX_ANSWERED] = "tx_unclaimed_answered",
 };
 
 static void mad_count(struct mad_port *port, enum mad_port_counter c)
@@ -523,9 +525,10 @@ static struct mad_send *mad_find_send(struct mad_agent *ma,
 {
 	struct mad_send *s;
 
+	/* Only a send that waits for a response can get one. */
 	list_for_each_entry(s, &ma->sends, list)
 		if (s->tid == h->tid && s->mgmt_class == h->mgmt_class &&
-		    !s->finish_on_wc &&
+		    s->send_buf.timeout_ms > 0 && !s->finish_on_wc &&
 		    (s->state == MAD_SEND_WAITING ||
 		     s->state == MAD_SEND_ON_WIRE))
 			return s;
@@ -570,6 +573,111 @@ out:
 	return taken;
 }
 
+/*
+ * The status for a Get/Set nobody takes: the class is served at another
+ * version only, or not this method.  Port lock held.
+ */
+static u16 mad_unclaimed_status(struct mad_port *port,
+				const struct mad_wire_hdr *h)
+{
+	unsigned long first = h->mgmt_class << 8, index;
+	struct mad_method_table *table;
+	bool other_version = false;
+	unsigned int m;
+
+	xa_for_each_range(&port->classes, index, table, first, first | 0xff) {
+		for (m = 0; m < IB_MGMT_MAX_METHODS; m++)
+			if (table->agent[m])
+				break;
+		if (m == IB_MGMT_MAX_METHODS)
+			continue;		/* nobody left at this version */
+		if (index == (first | h->class_version))
+			return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
+		other_version = true;
+	}
+	return other_version ? IB_MGMT_MAD_STATUS_BAD_VERSION :
+			       IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
+}
+
+static void mad_reply_free(struct mad_reply *rp)
+{
+	ib_destroy_ah(rp->ah);
+	kfree(rp);
+}
+
+static void mad_reply_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct mad_reply *rp = container_of(wc->wr_cqe, struct mad_reply, cqe);
+	struct mad_port *port = cq->cq_context;
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->lock, flags);
+	list_del(&rp->list);
+	spin_unlock_irqrestore(&port->lock, flags);
+	mad_send_slot_freed(port);
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		mad_count(port, MAD_CNT_TX_ERROR);
+	mad_reply_free(rp);
+}
+
+/*
+ * A Get or Set that no agent takes is answered as GetResp with a status
+ * (IBTA 13.4.9), so that the requester need not time out; nothing else
+ * is, and a response never is.  Best effort: no memory or no room in the
+ * send queue, no answer.
+ */
+static void mad_answer_unclaimed(struct mad_port *port, struct mad_recv *r,
+				 const struct mad_wire_hdr *h)
+{
+	const struct ib_send_wr *bad_wr;
+	struct mad_reply *rp;
+	unsigned long flags;
+	int ret = -ENOSPC;
+
+	if (h->method != IB_MGMT_METHOD_GET && h->method != IB_MGMT_METHOD_SET)
+		return;
+	rp = kzalloc(sizeof(*rp), GFP_KERNEL);
+	if (!rp)
+		return;
+	rp->ah = ib_create_ah(port->pd, &r->recv_wc.ah_attr);
+	if (IS_ERR(rp->ah)) {
+		kfree(rp);
+		return;
+	}
+	rp->mad = *r->recv_wc.mad;
+	rp->mad.mad_hdr.method = IB_MGMT_METHOD_GET_RESP;
+	rp->cqe.done = mad_reply_done;
+	rp->sge.addr = ib_dma_map_single(port->device, &rp->mad,
+					 IB_MGMT_MAD_SIZE, DMA_TO_DEVICE);
+	rp->sge.length = IB_MGMT_MAD_SIZE;
+	rp->sge.lkey = port->pd->local_dma_lkey;
+	rp->wr.wr.wr_cqe = &rp->cqe;
+	rp->wr.wr.sg_list = &rp->sge;
+	rp->wr.wr.num_sge = 1;
+	rp->wr.wr.opcode = IB_WR_SEND;
+	rp->wr.wr.send_flags = IB_SEND_SIGNALED;
+	rp->wr.ah = rp->ah;
+	rp->wr.remote_qpn = r->wc.src_qp;
+	rp->wr.remote_qkey = IB_QP1_QKEY;
+	rp->wr.pkey_index = r->wc.pkey_index;
+
+	spin_lock_irqsave(&port->lock, flags);
+	rp->mad.mad_hdr.status = cpu_to_be16(mad_unclaimed_status(port, h));
+	if (!port->closing && port->sends_posted < MAD_QP_SEND_DEPTH) {
+		list_add_tail(&rp->list, &port->replies);
+		ret = ib_post_send(port->qp, &rp->wr.wr, &bad_wr);
+		if (ret)
+			list_del(&rp->list);
+		else
+			port->sends_posted++;
+	}
+	spin_unlock_irqrestore(&port->lock, flags);
+	if (ret)
+		mad_reply_free(rp);
+	else
+		mad_count(port, MAD_CNT_TX_ANSWERED);
+}
+
 static void mad_dispatch(struct mad_port *port, struct mad_recv *r)
 {
 	const u8 *mad = r->buf + MAD_GRH_SIZE;
@@ -606,6 +714,8 @@ static void mad_dispatch(struct mad_port *port, struct mad_recv *r)
 			mad_agent_by_method(port, &h);
 	if (!ma || !mad_deliver(ma, r, &h, response)) {
 		mad_count(port, MAD_CNT_RX_UNCLAIMED);
+		if (!response)
+			mad_answer_unclaimed(port, r, &h);
 		goto drop;
 	}
 	mad_count(port, MAD_CNT_RX_DELIVERED);
@@ -856,6 +966,7 @@ static void mad_port_close(struct mad_port *port)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	struct mad_method_table *table;
+	struct mad_reply *rp, *rtmp;
 	struct mad_recv *r, *tmp;
 	unsigned long index;
 	unsigned long flags;
@@ -874,6 +985,10 @@ static void mad_port_close(struct mad_port *port)
 	list_for_each_entry_safe(r, tmp, &port->recvs_posted, list) {
 		list_del(&r->list);
 		kfree(r);
+	}
+	list_for_each_entry_safe(rp, rtmp, &port->replies, list) {
+		list_del(&rp->list);
+		mad_reply_free(rp);
 	}
 	flush_work(&port->free_work);
 	mad_free_work(&port->free_work);
@@ -904,6 +1019,7 @@ static struct mad_port *mad_port_open(struct ib_device *device, u32 port_num)
 	xa_init_flags(&port->agents, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&port->send_backlog);
 	INIT_LIST_HEAD(&port->recvs_posted);
+	INIT_LIST_HEAD(&port->replies);
 	init_llist_head(&port->free_sends);
 	INIT_WORK(&port->free_work, mad_free_work);
 

@@ -48,6 +48,7 @@ enum mad_port_counter {
 	MAD_CNT_TX_RETRIES,	/* retransmissions after a timeout */
 	MAD_CNT_TX_TIMEOUTS,	/* sends that ran out of retries */
 	MAD_CNT_TX_ERROR,	/* send completed with an error */
+	MAD_CNT_TX_ANSWERED,	/* unclaimed Get/Set answered with a status */
 	MAD_CNT_MAX,
 };
 
@@ -77,6 +78,8 @@ struct mad_port {
 
 	/* Receive buffers the QP holds (lock); freed at teardown. */
 	struct list_head recvs_posted;
+	/* The layer's own answers to unclaimed requests on the QP (lock). */
+	struct list_head replies;
 	bool closing;
 
 	/* Send buffers freed by consumers, their AHs destroyed here. */
@@ -152,6 +155,16 @@ struct mad_send {
 	u8 mgmt_class;
 
 	struct llist_node free_node;
+	struct ib_mad mad;
+};
+
+/* The layer's own answer to a Get/Set no agent takes (IBTA 13.4.9). */
+struct mad_reply {
+	struct ib_cqe cqe;
+	struct list_head list;		/* port->replies */
+	struct ib_ah *ah;
+	struct ib_ud_wr wr;
+	struct ib_sge sge;
 	struct ib_mad mad;
 };
 

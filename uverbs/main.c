@@ -146,7 +146,7 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	uverbs_ufile_init(ufile);
 	ufile->udev = udev;
 	/* Every VMA of this file is in its inode's mapping (mmap.c). */
-	ufile->mapping = filp->f_mapping;
+	ufile->mmap.mapping = filp->f_mapping;
 
 	/*
 	 * Joining the list under SRCU: disassociation, which waits for SRCU

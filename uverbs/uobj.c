@@ -36,7 +36,7 @@ void uverbs_ufile_init(struct ib_uverbs_file *ufile)
 	xa_init_flags(&ufile->idr, XA_FLAGS_ALLOC);
 	spin_lock_init(&ufile->uobjects_lock);
 	INIT_LIST_HEAD(&ufile->uobjects);
-	init_rwsem(&ufile->mmap_rwsem);
+	ib_mmap_file_init(&ufile->mmap, NULL);
 }
 
 /* The last reference to the file is gone; its objects were torn down. */
@@ -92,6 +92,7 @@ struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_attr_bundle *attrs)
 		return ERR_PTR(-ENOMEM);
 	uctx->device = ibdev;
 	uctx->ufile = attrs->ufile;
+	uctx->mmap_file = &attrs->ufile->mmap;
 	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC);
 	return uctx;
 }
@@ -541,7 +542,7 @@ static void destroy_ucontext(struct ib_uverbs_file *ufile)
 	if (ibdev->ops.dealloc_ucontext)
 		ibdev->ops.dealloc_ucontext(uctx);
 	atomic_dec(&ibdev->res_count[IB_RES_CTX]);
-	uverbs_forget_mmaps(uctx);
+	ib_mmap_forget(uctx);
 	kfree(uctx);
 	WRITE_ONCE(ufile->ucontext, NULL);
 }
@@ -560,9 +561,9 @@ void uverbs_destroy_ufile_hw(struct ib_uverbs_file *ufile,
 	 * goes on.  A closing file has none (each would hold the file).
 	 */
 	if (why == UVERBS_REMOVE_DISASSOCIATE)
-		uverbs_revoke_mmaps(ufile);
+		ib_mmap_file_revoke(&ufile->mmap);
 	else if (why == UVERBS_REMOVE_CLOSE)
-		ufile->mapping = NULL;
+		ufile->mmap.mapping = NULL;
 	/* Without a ucontext no object can have been created. */
 	if (ufile->ucontext) {
 		destroy_all_uobjects(ufile, why);

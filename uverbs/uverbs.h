@@ -20,8 +20,8 @@
  *   methods_ah.c      address handles, write and ioctl
  *   event.c           the event queue behind async and completion files
  *   async.c           the async event file
- *   mmap.c            kernel buffers drivers map into userspace
- *   umem.c            pinned user memory for drivers
+ * (pinned user memory and the mmap service for drivers are ib_core's:
+ * core/umem.c, core/mmap.c)
  */
 #ifndef ORDMA_UVERBS_H
 #define ORDMA_UVERBS_H
@@ -87,14 +87,8 @@ struct ib_uverbs_file {
 	spinlock_t uobjects_lock;	/* protects @uobjects */
 	struct list_head uobjects;	/* committed objects, newest first */
 
-	/*
-	 * Mappings (mmap.c): the inode's address space, which holds every
-	 * VMA of the file (NULL once the file is closed); @mmap_revoked,
-	 * set at disassociation under @mmap_rwsem, makes faults fail.
-	 */
-	struct address_space *mapping;
-	struct rw_semaphore mmap_rwsem;
-	bool mmap_revoked;
+	/* Mappings of the file (ib_core's core/mmap.c serves them). */
+	struct ib_mmap_file mmap;
 };
 
 /* Why an object is being destroyed. */
@@ -424,9 +418,6 @@ struct uverbs_event_queue *uverbs_async_queue(struct ib_uobject *uobj);
 struct ib_uobject *uverbs_get_async_file(struct ib_uverbs_file *ufile,
 					 struct ib_uobject *named);
 
-/* mmap.c */
-void uverbs_revoke_mmaps(struct ib_uverbs_file *ufile);
-void uverbs_forget_mmaps(struct ib_ucontext *uctx);
 
 /* methods_cq.c */
 extern const struct uverbs_obj_type uverbs_cq_type;

@@ -4,9 +4,9 @@
  * ports, their attributes, the GID table, and the verbs objects userspace
  * creates (ucontext, PD, CQ, MR, MW).  Values that cross into userspace use
  * the UAPI types and constants of the target kernel; the rest are IBTA
- * values.  The last part declares what ib_uverbs offers drivers: pinned
- * user memory (struct ib_umem) and kernel buffers mapped into userspace
- * (struct ib_mmap_buf).
+ * values.  The last part declares what ib_core offers drivers of
+ * userspace objects: pinned user memory (struct ib_umem) and kernel
+ * buffers mapped into userspace (struct ib_mmap_buf).
  */
 #ifndef ORDMA_IB_VERBS_H
 #define ORDMA_IB_VERBS_H
@@ -298,6 +298,7 @@ struct ib_ucontext {
 	struct ib_device *device;
 	struct ib_uverbs_file *ufile;	/* owned by ib_uverbs */
 	struct xarray mmap_xa;		/* mmap page offset -> ib_mmap_buf */
+	struct ib_mmap_file *mmap_file;	/* the command file's, set by ib_uverbs */
 };
 
 struct ib_pd {
@@ -1195,6 +1196,19 @@ static inline int ib_dma_mapping_error(struct ib_device *dev, u64 dma_addr)
 	return 0;
 }
 
+/* Ownership hand-overs of a mapped buffer: nothing to do for them. */
+static inline void ib_dma_sync_single_for_cpu(struct ib_device *dev, u64 addr,
+					      size_t size,
+					      enum dma_data_direction dir)
+{
+}
+
+static inline void ib_dma_sync_single_for_device(struct ib_device *dev,
+						 u64 addr, size_t size,
+						 enum dma_data_direction dir)
+{
+}
+
 /* GID lookups for the CM: a referenced entry (rdma_put_gid_attr()). */
 const struct ib_gid_attr *rdma_find_gid_by_port(struct ib_device *ibdev,
 						const union ib_gid *gid,
@@ -1209,14 +1223,14 @@ const struct ib_gid_attr *rdma_find_gid(const union ib_gid *gid,
 struct net_device *rdma_read_gid_attr_ndev(const struct ib_gid_attr *attr);
 
 /* ------------------------------------------------------------------ */
-/* Provided by ib_uverbs to drivers                                    */
+/* Provided by ib_core to drivers of userspace objects                 */
 /* ------------------------------------------------------------------ */
 
 struct mm_struct;
 struct page;
 
 /*
- * User memory pinned for the device (uverbs/umem.c).  The pages stay
+ * User memory pinned for the device (core/umem.c).  The pages stay
  * pinned, and counted in the owner's pinned_vm (VmPin, limited by
  * RLIMIT_MEMLOCK unless CAP_IPC_LOCK), until ib_umem_release().
  */
@@ -1249,7 +1263,7 @@ static inline unsigned int ib_umem_offset(const struct ib_umem *umem)
 
 /*
  * A kernel buffer shared with userspace through mmap() of the command fd
- * (uverbs/mmap.c): zeroed vmalloc_user() memory of @size bytes that the
+ * (core/mmap.c): zeroed vmalloc_user() memory of @size bytes that the
  * ucontext's process maps at file offset @offset, what the driver tells
  * it in a command's response.
  *
@@ -1264,15 +1278,34 @@ struct ib_mmap_buf {
 	void *vaddr;
 	size_t size;			/* a multiple of PAGE_SIZE */
 	u64 offset;
-	/* private to ib_uverbs */
+	/* private to core/mmap.c */
 	struct kref ref;
 	struct ib_ucontext *uctx;	/* whose offset it is, until removed */
-	struct ib_uverbs_file *ufile;
+	struct ib_mmap_file *mfile;
 };
 
 struct ib_mmap_buf *ib_mmap_buf_alloc(struct ib_ucontext *uctx, size_t size);
 void ib_mmap_buf_remove(struct ib_mmap_buf *mb);
 /* A driver's mmap op: map the buffer @vma's offset names. */
 int ib_mmap_buf_map(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+
+/*
+ * The mmap state of one command file, kept by ib_uverbs (one per open
+ * file, set as uctx->mmap_file) and consulted by the fault handler:
+ * @mapping is the inode's address space holding every VMA of the file
+ * (NULL once the file is closed); @revoked, set at disassociation under
+ * @rwsem, makes faults fail.
+ */
+struct ib_mmap_file {
+	struct address_space *mapping;
+	struct rw_semaphore rwsem;
+	bool revoked;
+};
+
+void ib_mmap_file_init(struct ib_mmap_file *mf, struct address_space *mapping);
+/* Disassociation: zap every mapping of the file; later faults SIGBUS. */
+void ib_mmap_file_revoke(struct ib_mmap_file *mf);
+/* The ucontext goes: buffers not removed (a driver bug) forget it. */
+void ib_mmap_forget(struct ib_ucontext *uctx);
 
 #endif

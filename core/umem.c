@@ -16,7 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/version.h>
-#include "uverbs.h"
+#include "core_priv.h"
 
 /* Pages pinned per call: bounds the time between checks for signals. */
 #define UMEM_PIN_BATCH	512UL

@@ -11,7 +11,9 @@
  * the driver removes it, the memory lives on until the last mapping of
  * it is gone.  References: the exporter's one, dropped by
  * ib_mmap_buf_remove(), and one per VMA.  A VMA holds the command file
- * (vm_file), so the ib_uverbs_file outlives every mapping.
+ * (vm_file), so the file's struct ib_mmap_file (in ib_uverbs's per-file
+ * state) outlives every mapping.  The service lives in ib_core, as
+ * in-tree, so that drivers need not depend on ib_uverbs.
  *
  * Disassociation (the device goes away under open files) must leave no
  * process able to reach driver state through old mappings: the file is
@@ -25,7 +27,7 @@
 #include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include "uverbs.h"
+#include "core_priv.h"
 
 static void mmap_buf_free(struct kref *ref)
 {
@@ -46,7 +48,7 @@ struct ib_mmap_buf *ib_mmap_buf_alloc(struct ib_ucontext *uctx, size_t size)
 	u32 index;
 	int ret;
 
-	if (!uctx || !size || size > INT_MAX)
+	if (!uctx || !uctx->mmap_file || !size || size > INT_MAX)
 		return ERR_PTR(-EINVAL);
 	mb = kzalloc(sizeof(*mb), GFP_KERNEL);
 	if (!mb)
@@ -59,7 +61,7 @@ struct ib_mmap_buf *ib_mmap_buf_alloc(struct ib_ucontext *uctx, size_t size)
 	}
 	kref_init(&mb->ref);
 	mb->uctx = uctx;
-	mb->ufile = uctx->ufile;
+	mb->mfile = uctx->mmap_file;
 
 	/* Offset 0 is never handed out: it is what a zeroed response says. */
 	ret = xa_alloc(&uctx->mmap_xa, &index, mb, XA_LIMIT(1, U32_MAX),
@@ -109,12 +111,12 @@ static void mmap_buf_vm_close(struct vm_area_struct *vma)
  * disassociation of another file of the same inode) or never copied (a
  * child after fork()).  Serve the buffer's page unless this file was
  * revoked.  The check and the insertion are one step with respect to
- * uverbs_revoke_mmaps(), so no page is mapped after its zap.
+ * ib_mmap_file_revoke(), so no page is mapped after its zap.
  */
 static vm_fault_t mmap_buf_vm_fault(struct vm_fault *vmf)
 {
 	struct ib_mmap_buf *mb = vmf->vma->vm_private_data;
-	struct ib_uverbs_file *ufile = mb->ufile;
+	struct ib_mmap_file *mf = mb->mfile;
 	unsigned long first = mb->offset >> PAGE_SHIFT;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	struct page *page;
@@ -124,12 +126,12 @@ static vm_fault_t mmap_buf_vm_fault(struct vm_fault *vmf)
 	page = vmalloc_to_page(mb->vaddr +
 			       ((vmf->pgoff - first) << PAGE_SHIFT));
 
-	down_read(&ufile->mmap_rwsem);
+	down_read(&mf->rwsem);
 	/* VM_MIXEDMAP (set by remap_vmalloc_range()) allows this here. */
-	if (!ufile->mmap_revoked)
+	if (!mf->revoked)
 		ret = vmf_insert_mixed(vmf->vma, vmf->address,
 				       page_to_pfn_t(page));
-	up_read(&ufile->mmap_rwsem);
+	up_read(&mf->rwsem);
 	return ret;
 }
 
@@ -181,7 +183,7 @@ EXPORT_SYMBOL(ib_mmap_buf_map);
  * The ucontext goes: a buffer its driver did not remove (a driver bug)
  * must not point at it.  Nothing else runs on the ucontext now.
  */
-void uverbs_forget_mmaps(struct ib_ucontext *uctx)
+void ib_mmap_forget(struct ib_ucontext *uctx)
 {
 	struct ib_mmap_buf *mb;
 	unsigned long index;
@@ -190,18 +192,28 @@ void uverbs_forget_mmaps(struct ib_ucontext *uctx)
 		mb->uctx = NULL;
 	xa_destroy(&uctx->mmap_xa);
 }
+EXPORT_SYMBOL(ib_mmap_forget);
+
+void ib_mmap_file_init(struct ib_mmap_file *mf, struct address_space *mapping)
+{
+	init_rwsem(&mf->rwsem);
+	mf->revoked = false;
+	mf->mapping = mapping;
+}
+EXPORT_SYMBOL(ib_mmap_file_init);
 
 /*
- * Disassociation: no mapping of @ufile may reach its buffers any more.
- * Called with hw_destroy_rwsem held for write, before the objects (and
- * their buffers) are destroyed.
+ * Disassociation: no mapping of the file may reach its buffers any more.
+ * ib_uverbs calls it before the objects (and their buffers) are
+ * destroyed.
  */
-void uverbs_revoke_mmaps(struct ib_uverbs_file *ufile)
+void ib_mmap_file_revoke(struct ib_mmap_file *mf)
 {
-	down_write(&ufile->mmap_rwsem);
-	ufile->mmap_revoked = true;
-	up_write(&ufile->mmap_rwsem);
+	down_write(&mf->rwsem);
+	mf->revoked = true;
+	up_write(&mf->rwsem);
 	/* Once closed, the file has no mapping, and its inode may be gone. */
-	if (ufile->mapping)
-		unmap_mapping_range(ufile->mapping, 0, 0, 1);
+	if (mf->mapping)
+		unmap_mapping_range(mf->mapping, 0, 0, 1);
 }
+EXPORT_SYMBOL(ib_mmap_file_revoke);

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * kverbs_selftest: the kernel verbs of ib_core on a live device (rxe0 by
+ * default), run once at module load.  Flow:
+ *
+ *   PD, CQs (direct, workqueue, softirq)
+ *   -> two RC QPs, connected through INIT/RTR/RTS over the port's RoCEv2
+ *      GID of its IPv4 address (both ends on this device: loopback);
+ *      SEND, RDMA WRITE and RDMA READ, each checked byte for byte
+ *   -> two UD QPs: SEND through an AH; the receive's GRH slot, source QPN
+ *      and network type, and the AH built back from it
+ *   -> the GSI QP: created here if no MAD layer holds it (then a second
+ *      one must fail with -EBUSY, and QP1 sends to itself), else -EBUSY
+ *   -> moving a QP to ERR flushes its receive queue
+ *   -> everything destroyed; `rdma res` counters back where they were.
+ *
+ * Prints "kverbs_selftest: N passed, M failed"; fails the load (-EINVAL)
+ * when anything failed, so insmod's status is the verdict.
+ */
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include <ordma/ib_core.h>
+
+static char *dev_name_param = "rxe0";
+module_param_named(dev, dev_name_param, charp, 0444);
+MODULE_PARM_DESC(dev, "the RDMA device to test (default rxe0)");
+
+#define QP1_QKEY	0x80010000
+#define UD_QKEY		0x11111111
+#define BUF_SIZE	8192
+#define GRH_BYTES	40
+
+static int passed, failed;
+
+#define CHECK(cond, fmt, ...)						\
+	({								\
+		bool __ok = (cond);					\
+		if (__ok) {						\
+			passed++;					\
+		} else {						\
+			failed++;					\
+			pr_err("kverbs_selftest: FAIL %s:%d: " fmt "\n", \
+			       __func__, __LINE__, ##__VA_ARGS__);	\
+		}							\
+		__ok;							\
+	})
+
+struct kt {
+	struct ib_device *dev;
+	union ib_gid gid;
+	u8 gid_index;
+	struct ib_pd *pd;
+	struct ib_cq *cq;	/* IB_POLL_DIRECT: sends, A's receives */
+	struct ib_cq *wq_cq;	/* IB_POLL_WORKQUEUE: B's receives */
+	struct ib_cq *sirq_cq;	/* IB_POLL_SOFTIRQ: UD receives */
+	struct ib_mr *mr;	/* remote-access DMA MR */
+	u8 *a_buf, *b_buf;
+};
+
+/* A receive whose completion arrives through ->done(). */
+struct kt_rx {
+	struct ib_cqe cqe;
+	struct completion done;
+	struct ib_wc wc;
+	bool in_softirq;
+};
+
+static void kt_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kt_rx *rx = container_of(wc->wr_cqe, struct kt_rx, cqe);
+
+	rx->wc = *wc;
+	rx->in_softirq = in_softirq();
+	complete(&rx->done);
+}
+
+static void kt_rx_init(struct kt_rx *rx)
+{
+	rx->cqe.done = kt_rx_done;
+	init_completion(&rx->done);
+	memset(&rx->wc, 0, sizeof(rx->wc));
+}
+
+/* Poll a direct CQ for one completion, up to 10 s (TCG is slow). */
+static int kt_poll_one(struct ib_cq *cq, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + 10 * HZ;
+	int n;
+
+	do {
+		n = ib_poll_cq(cq, 1, wc);
+		if (n)
+			return n;
+		usleep_range(500, 1000);
+	} while (time_before(jiffies, end));
+	return 0;
+}
+
+static bool kt_wait_rx(struct kt_rx *rx)
+{
+	return wait_for_completion_timeout(&rx->done, 10 * HZ) != 0;
+}
+
+static void kt_fill(u8 *p, size_t n, u8 seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (u8)(i * 7 + seed);
+}
+
+static bool kt_find_ipv4_gid(struct kt *t)
+{
+	const struct ib_gid_attr *attr;
+	int i;
+
+	for (i = 0; i < ib_port_immutable(t->dev, 1)->gid_tbl_len; i++) {
+		attr = rdma_get_gid_attr(t->dev, 1, i);
+		if (IS_ERR(attr))
+			continue;
+		if (attr->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 &&
+		    ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw)) {
+			t->gid = attr->gid;
+			t->gid_index = i;
+			rdma_put_gid_attr(attr);
+			return true;
+		}
+		rdma_put_gid_attr(attr);
+	}
+	return false;
+}
+
+static struct ib_qp *kt_qp(struct kt *t, enum ib_qp_type type,
+			   struct ib_cq *scq, struct ib_cq *rcq)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = scq,
+		.recv_cq = rcq,
+		.cap = {
+			.max_send_wr = 16,
+			.max_recv_wr = 16,
+			.max_send_sge = 2,
+			.max_recv_sge = 2,
+			.max_inline_data = 64,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = type,
+		.port_num = 1,
+	};
+
+	return ib_create_qp(t->pd, &init);
+}
+
+static void kt_av(struct kt *t, struct ib_ah_attr *ah)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->is_global = 1;
+	ah->dgid = t->gid;
+	ah->sgid_index = t->gid_index;
+	ah->hop_limit = 64;
+	ah->port_num = 1;
+}
+
+static int kt_rc_connect(struct kt *t, struct ib_qp *qp, u32 dest, u32 psn)
+{
+	struct ib_qp_attr a = {};
+	int ret;
+
+	a.qp_state = IB_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = 1;
+	a.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			    IB_ACCESS_REMOTE_READ;
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (ret)
+		return ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	kt_av(t, &a.ah_attr);
+	a.path_mtu = IB_MTU_1024;
+	a.dest_qp_num = dest;
+	a.rq_psn = psn;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (ret)
+		return ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = psn;
+	a.max_rd_atomic = 1;
+	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int kt_ud_ready(struct ib_qp *qp, u32 qkey, bool gsi)
+{
+	struct ib_qp_attr a = {};
+	int mask = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_QKEY;
+	int ret;
+
+	a.qp_state = IB_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = 1;
+	a.qkey = qkey;
+	ret = ib_modify_qp(qp, &a, gsi ? mask : mask | IB_QP_PORT);
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE);
+	if (ret)
+		return ret;
+	a.qp_state = IB_QPS_RTS;
+	a.sq_psn = 0x1234;
+	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN);
+}
+
+static int kt_post_recv(struct ib_qp *qp, struct kt_rx *rx, u64 wr_id,
+			void *buf, u32 len, u32 lkey)
+{
+	struct ib_sge sge = {
+		.addr = ib_dma_map_single(qp->device, buf, len,
+					  DMA_FROM_DEVICE),
+		.length = len,
+		.lkey = lkey,
+	};
+	struct ib_recv_wr wr = {
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	const struct ib_recv_wr *bad;
+
+	if (rx)
+		wr.wr_cqe = &rx->cqe;
+	else
+		wr.wr_id = wr_id;
+	return ib_post_recv(qp, &wr, &bad);
+}
+
+/* ---- RC: send, RDMA write, RDMA read ------------------------------- */
+
+static void kt_rc(struct kt *t)
+{
+	struct ib_qp *a, *b;
+	struct kt_rx rx;
+	struct ib_wc wc;
+	struct ib_sge sge;
+	struct ib_rdma_wr rwr = {};
+	struct ib_send_wr swr = {};
+	const struct ib_send_wr *bad;
+	int ret;
+
+	a = kt_qp(t, IB_QPT_RC, t->cq, t->cq);
+	if (!CHECK(!IS_ERR(a), "create RC QP a: %ld", PTR_ERR(a)))
+		return;
+	b = kt_qp(t, IB_QPT_RC, t->cq, t->wq_cq);
+	if (!CHECK(!IS_ERR(b), "create RC QP b: %ld", PTR_ERR(b)))
+		goto out_a;
+	CHECK(a->qp_num >= 16 && b->qp_num >= 16 && a->qp_num != b->qp_num,
+	      "QP numbers %u %u", a->qp_num, b->qp_num);
+
+	/* posting before RTS fails cleanly, naming the first WR */
+	swr.opcode = IB_WR_SEND;
+	ret = ib_post_send(a, &swr, &bad);
+	CHECK(ret == -EINVAL && bad == &swr, "send in RESET: %d", ret);
+
+	ret = kt_rc_connect(t, a, b->qp_num, 100);
+	if (!CHECK(!ret, "connect a: %d", ret))
+		goto out_b;
+	ret = kt_rc_connect(t, b, a->qp_num, 100);
+	if (!CHECK(!ret, "connect b: %d", ret))
+		goto out_b;
+
+	/* SEND of 3000 bytes (3 packets at MTU 1024) */
+	kt_fill(t->a_buf, BUF_SIZE, 1);
+	memset(t->b_buf, 0, BUF_SIZE);
+	kt_rx_init(&rx);
+	ret = kt_post_recv(b, &rx, 0, t->b_buf, BUF_SIZE, t->pd->local_dma_lkey);
+	CHECK(!ret, "post recv b: %d", ret);
+	sge.addr = ib_dma_map_single(t->dev, t->a_buf, 3000, DMA_TO_DEVICE);
+	sge.length = 3000;
+	sge.lkey = t->pd->local_dma_lkey;
+	swr.wr_id = 0x5e0d;
+	swr.sg_list = &sge;
+	swr.num_sge = 1;
+	swr.opcode = IB_WR_SEND;
+	swr.send_flags = IB_SEND_SIGNALED;
+	ret = ib_post_send(a, &swr, &bad);
+	CHECK(!ret, "post send: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "send completion")) {
+		CHECK(wc.status == IB_WC_SUCCESS && wc.wr_id == 0x5e0d &&
+		      wc.opcode == IB_WC_SEND && wc.qp == a,
+		      "send wc: status %d wr_id %llx opcode %d", wc.status,
+		      wc.wr_id, wc.opcode);
+	}
+	if (CHECK(kt_wait_rx(&rx), "recv completion via ->done()")) {
+		CHECK(rx.wc.status == IB_WC_SUCCESS && rx.wc.byte_len == 3000 &&
+		      rx.wc.opcode == IB_WC_RECV && rx.wc.qp == b &&
+		      !rx.in_softirq,
+		      "recv wc: status %d len %u opcode %d", rx.wc.status,
+		      rx.wc.byte_len, rx.wc.opcode);
+		CHECK(!memcmp(t->a_buf, t->b_buf, 3000) && !t->b_buf[3000],
+		      "sent data byte-exact");
+	}
+
+	/* RDMA WRITE of 5000 bytes into b_buf + 100 through the DMA MR */
+	kt_fill(t->a_buf, BUF_SIZE, 2);
+	memset(t->b_buf, 0, BUF_SIZE);
+	sge.addr = (uintptr_t)t->a_buf;
+	sge.length = 5000;
+	rwr.wr.wr_id = 0x3717e;
+	rwr.wr.sg_list = &sge;
+	rwr.wr.num_sge = 1;
+	rwr.wr.opcode = IB_WR_RDMA_WRITE;
+	rwr.wr.send_flags = IB_SEND_SIGNALED;
+	rwr.remote_addr = (uintptr_t)t->b_buf + 100;
+	rwr.rkey = t->mr->rkey;
+	ret = ib_post_send(a, &rwr.wr, &bad);
+	CHECK(!ret, "post write: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "write completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.wr_id == 0x3717e &&
+		      wc.opcode == IB_WC_RDMA_WRITE,
+		      "write wc: status %d opcode %d", wc.status, wc.opcode);
+	CHECK(!memcmp(t->a_buf, t->b_buf + 100, 5000) && !t->b_buf[99] &&
+	      !t->b_buf[5100], "written data byte-exact");
+
+	/* RDMA READ it back into a_buf + 4096 */
+	memset(t->a_buf + 4096, 0, 4096);
+	sge.addr = (uintptr_t)t->a_buf + 4096;
+	sge.length = 2000;
+	sge.lkey = t->pd->local_dma_lkey;
+	rwr.wr.wr_id = 0x7ead;
+	rwr.wr.opcode = IB_WR_RDMA_READ;
+	rwr.remote_addr = (uintptr_t)t->b_buf + 100;
+	ret = ib_post_send(a, &rwr.wr, &bad);
+	CHECK(!ret, "post read: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "read completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.opcode == IB_WC_RDMA_READ,
+		      "read wc: status %d opcode %d", wc.status, wc.opcode);
+	CHECK(!memcmp(t->a_buf + 4096, t->b_buf + 100, 2000),
+	      "read data byte-exact");
+
+	/* a bad lkey fails the WR, not the post: the QP goes to error */
+	sge.addr = (uintptr_t)t->a_buf;
+	sge.length = 16;
+	sge.lkey = t->pd->local_dma_lkey ^ 0x5a;
+	swr.wr_id = 0xbad;
+	ret = ib_post_send(a, &swr, &bad);
+	CHECK(!ret, "post send with bad lkey: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "bad lkey completion"))
+		CHECK(wc.status == IB_WC_LOC_PROT_ERR && wc.wr_id == 0xbad,
+		      "bad lkey wc: status %d", wc.status);
+
+	/* ERR flushes b's posted receives */
+	kt_rx_init(&rx);
+	ret = kt_post_recv(b, &rx, 0, t->b_buf, 64, t->pd->local_dma_lkey);
+	CHECK(!ret, "post recv before flush: %d", ret);
+	{
+		struct ib_qp_attr qa = { .qp_state = IB_QPS_ERR };
+		struct ib_qp_init_attr qi;
+
+		ret = ib_modify_qp(b, &qa, IB_QP_STATE);
+		CHECK(!ret, "b to ERR: %d", ret);
+		if (CHECK(kt_wait_rx(&rx), "flush completion"))
+			CHECK(rx.wc.status == IB_WC_WR_FLUSH_ERR,
+			      "flush status %d", rx.wc.status);
+		ret = ib_query_qp(b, &qa, IB_QP_STATE, &qi);
+		CHECK(!ret && qa.qp_state == IB_QPS_ERR &&
+		      qi.recv_cq == t->wq_cq, "query b: %d state %d", ret,
+		      qa.qp_state);
+	}
+	CHECK(ib_destroy_cq(t->cq) == -EBUSY, "CQ in use refuses destroy");
+
+out_b:
+	ret = ib_destroy_qp(b);
+	CHECK(!ret, "destroy b: %d", ret);
+out_a:
+	ret = ib_destroy_qp(a);
+	CHECK(!ret, "destroy a: %d", ret);
+}
+
+/* ---- UD (and the GSI QP) -------------------------------------------- */
+
+/* Send @len bytes from @from to @to (qkey @qkey) and check the receive. */
+static void kt_ud_xfer(struct kt *t, struct ib_qp *from, struct ib_qp *to,
+		       u32 qkey, u32 len)
+{
+	struct ib_ah_attr ah_attr, back;
+	struct ib_ud_wr uwr = {};
+	const struct ib_send_wr *bad;
+	struct ib_sge sge;
+	struct kt_rx rx;
+	struct ib_wc wc;
+	struct ib_ah *ah;
+	int ret;
+
+	kt_av(t, &ah_attr);
+	ah = ib_create_ah(t->pd, &ah_attr);
+	if (!CHECK(!IS_ERR(ah), "create AH: %ld", PTR_ERR(ah)))
+		return;
+
+	kt_fill(t->a_buf, BUF_SIZE, (u8)len);
+	memset(t->b_buf, 0, BUF_SIZE);
+	kt_rx_init(&rx);
+	ret = kt_post_recv(to, &rx, 0, t->b_buf, GRH_BYTES + len,
+			   t->pd->local_dma_lkey);
+	CHECK(!ret, "post UD recv: %d", ret);
+
+	sge.addr = (uintptr_t)t->a_buf;
+	sge.length = len;
+	sge.lkey = t->pd->local_dma_lkey;
+	uwr.wr.wr_id = 0x0d;
+	uwr.wr.sg_list = &sge;
+	uwr.wr.num_sge = 1;
+	uwr.wr.opcode = IB_WR_SEND;
+	uwr.wr.send_flags = IB_SEND_SIGNALED;
+	uwr.ah = ah;
+	uwr.remote_qpn = to->qp_num;
+	uwr.remote_qkey = qkey;
+	ret = ib_post_send(from, &uwr.wr, &bad);
+	CHECK(!ret, "post UD send: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "UD send completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.qp == from,
+		      "UD send wc: status %d", wc.status);
+	if (!CHECK(kt_wait_rx(&rx), "UD recv completion"))
+		goto out;
+	CHECK(rx.wc.status == IB_WC_SUCCESS &&
+	      rx.wc.byte_len == GRH_BYTES + len &&
+	      (rx.wc.wc_flags & IB_WC_GRH) && rx.wc.src_qp == from->qp_num &&
+	      rx.wc.qp == to,
+	      "UD recv wc: status %d len %u flags %x src_qp %u",
+	      rx.wc.status, rx.wc.byte_len, rx.wc.wc_flags, rx.wc.src_qp);
+	CHECK((rx.wc.wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE) &&
+	      rx.wc.network_hdr_type == RDMA_NETWORK_IPV4,
+	      "network type %d", rx.wc.network_hdr_type);
+	CHECK(rx.in_softirq, "softirq CQ calls ->done() in softirq context");
+	CHECK(!memcmp(t->b_buf + GRH_BYTES, t->a_buf, len),
+	      "UD data byte-exact");
+	ret = ib_init_ah_attr_from_wc(t->dev, 1, &rx.wc, t->b_buf, &back);
+	CHECK(!ret && back.is_global &&
+	      !memcmp(back.dgid.raw, t->gid.raw, 16) &&
+	      back.sgid_index == t->gid_index,
+	      "AH from wc: %d index %u", ret, back.sgid_index);
+out:
+	ret = ib_destroy_ah(ah);
+	CHECK(!ret, "destroy AH: %d", ret);
+}
+
+static void kt_ud(struct kt *t)
+{
+	struct ib_qp *a, *b;
+	int ret;
+
+	a = kt_qp(t, IB_QPT_UD, t->cq, t->cq);
+	if (!CHECK(!IS_ERR(a), "create UD QP a: %ld", PTR_ERR(a)))
+		return;
+	b = kt_qp(t, IB_QPT_UD, t->cq, t->sirq_cq);
+	if (!CHECK(!IS_ERR(b), "create UD QP b: %ld", PTR_ERR(b)))
+		goto out_a;
+	ret = kt_ud_ready(a, UD_QKEY, false);
+	CHECK(!ret, "UD a to RTS: %d", ret);
+	ret = kt_ud_ready(b, UD_QKEY, false);
+	CHECK(!ret, "UD b to RTS: %d", ret);
+	kt_ud_xfer(t, a, b, UD_QKEY, 512);
+	ret = ib_destroy_qp(b);
+	CHECK(!ret, "destroy UD b: %d", ret);
+out_a:
+	ret = ib_destroy_qp(a);
+	CHECK(!ret, "destroy UD a: %d", ret);
+}
+
+static void kt_gsi(struct kt *t)
+{
+	struct ib_qp *gsi, *again;
+	struct ib_qp_attr qa = {};
+	int ret;
+
+	gsi = kt_qp(t, IB_QPT_GSI, t->cq, t->sirq_cq);
+	if (IS_ERR(gsi)) {
+		/* the MAD layer has QP1 already: a second one is refused */
+		CHECK(PTR_ERR(gsi) == -EBUSY, "GSI QP: %ld", PTR_ERR(gsi));
+		pr_info("kverbs_selftest: QP1 is held (MAD layer), skipping the GSI loopback\n");
+		return;
+	}
+	CHECK(gsi->qp_num == 1, "GSI qp_num %u", gsi->qp_num);
+	again = kt_qp(t, IB_QPT_GSI, t->cq, t->cq);
+	CHECK(IS_ERR(again) && PTR_ERR(again) == -EBUSY,
+	      "second GSI QP: %ld", PTR_ERR(again));
+	if (!IS_ERR(again))
+		ib_destroy_qp(again);
+
+	/* QP1 only takes the well-known Q_Key */
+	qa.qp_state = IB_QPS_INIT;
+	qa.qkey = UD_QKEY;
+	ret = ib_modify_qp(gsi, &qa, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_QKEY);
+	CHECK(ret == -EINVAL, "GSI with another Q_Key: %d", ret);
+
+	ret = kt_ud_ready(gsi, QP1_QKEY, true);
+	if (CHECK(!ret, "GSI to RTS: %d", ret))
+		kt_ud_xfer(t, gsi, gsi, QP1_QKEY, 256);
+	ret = ib_destroy_qp(gsi);
+	CHECK(!ret, "destroy GSI: %d", ret);
+}
+
+/* ---- the run -------------------------------------------------------- */
+
+static void kt_res(struct ib_device *dev, int *res)
+{
+	int i;
+
+	for (i = 0; i < IB_RES_MAX; i++)
+		res[i] = atomic_read(&dev->res_count[i]);
+}
+
+static void kt_run(struct kt *t)
+{
+	int before[IB_RES_MAX], during[IB_RES_MAX], after[IB_RES_MAX];
+	int ret;
+
+	kt_res(t->dev, before);
+	if (!CHECK(kt_find_ipv4_gid(t), "an IPv4 RoCEv2 GID on port 1"))
+		return;
+
+	t->pd = ib_alloc_pd(t->dev, 0);
+	if (!CHECK(!IS_ERR(t->pd), "alloc PD: %ld", PTR_ERR(t->pd)))
+		return;
+	CHECK(t->pd->local_dma_lkey != 0, "local_dma_lkey set");
+	t->mr = ib_get_dma_mr(t->pd, IB_ACCESS_LOCAL_WRITE |
+			      IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ);
+	if (!CHECK(!IS_ERR(t->mr), "DMA MR: %ld", PTR_ERR(t->mr)))
+		goto out_pd;
+	CHECK(t->mr->rkey != 0, "DMA MR rkey");
+
+	t->cq = ib_alloc_cq(t->dev, t, 64, 0, IB_POLL_DIRECT);
+	if (!CHECK(!IS_ERR(t->cq), "alloc direct CQ: %ld", PTR_ERR(t->cq)))
+		goto out_mr;
+	t->wq_cq = ib_alloc_cq(t->dev, t, 64, 0, IB_POLL_WORKQUEUE);
+	if (!CHECK(!IS_ERR(t->wq_cq), "alloc wq CQ: %ld", PTR_ERR(t->wq_cq)))
+		goto out_cq;
+	t->sirq_cq = ib_alloc_cq(t->dev, t, 64, 0, IB_POLL_SOFTIRQ);
+	if (!CHECK(!IS_ERR(t->sirq_cq), "alloc softirq CQ: %ld",
+		   PTR_ERR(t->sirq_cq)))
+		goto out_wq_cq;
+	CHECK(t->cq->cqe >= 64 && t->cq->cq_context == t, "CQ attributes");
+
+	kt_res(t->dev, during);
+	CHECK(during[IB_RES_PD] == before[IB_RES_PD] + 1 &&
+	      during[IB_RES_CQ] == before[IB_RES_CQ] + 3 &&
+	      during[IB_RES_MR] == before[IB_RES_MR] + 1,
+	      "res counts: pd %d cq %d mr %d", during[IB_RES_PD],
+	      during[IB_RES_CQ], during[IB_RES_MR]);
+
+	kt_rc(t);
+	kt_ud(t);
+	kt_gsi(t);
+
+	ib_free_cq(t->sirq_cq);
+out_wq_cq:
+	ib_free_cq(t->wq_cq);
+out_cq:
+	ib_free_cq(t->cq);
+out_mr:
+	ret = ib_dereg_mr(t->mr);
+	CHECK(!ret, "dereg DMA MR: %d", ret);
+out_pd:
+	ib_dealloc_pd(t->pd);
+	kt_res(t->dev, after);
+	CHECK(!memcmp(before, after, sizeof(before)),
+	      "res counts back: pd %d cq %d qp %d mr %d", after[IB_RES_PD],
+	      after[IB_RES_CQ], after[IB_RES_QP], after[IB_RES_MR]);
+}
+
+static int __init kverbs_selftest_init(void)
+{
+	struct kt t = {};
+
+	t.dev = ib_device_get_by_name(dev_name_param);
+	if (!t.dev) {
+		pr_err("kverbs_selftest: no device %s\n", dev_name_param);
+		return -ENODEV;
+	}
+	t.a_buf = kzalloc(BUF_SIZE, GFP_KERNEL);
+	t.b_buf = kzalloc(BUF_SIZE, GFP_KERNEL);
+	if (t.a_buf && t.b_buf)
+		kt_run(&t);
+	else
+		CHECK(false, "buffers");
+	kfree(t.a_buf);
+	kfree(t.b_buf);
+	ib_device_put(t.dev);
+	pr_info("kverbs_selftest: %d passed, %d failed\n", passed, failed);
+	return failed ? -EINVAL : 0;
+}
+
+static void __exit kverbs_selftest_exit(void)
+{
+}
+
+module_init(kverbs_selftest_init);
+module_exit(kverbs_selftest_exit);
+MODULE_DESCRIPTION("Self test of the kernel verbs of ib_core");
+MODULE_LICENSE("Dual BSD/GPL");

@@ -60,7 +60,9 @@ t_run "delete fd00::15" ip -6 addr del fd00::15/64 dev eth0
 sleep 2
 t_run "ADDR_CHANGE on the id bound to fd00::15" \
 	sh -c "dmesg | grep -q 'cma_selftest: hold: ADDR_CHANGE on the bound id'"
+t0=$(date +%s)
 t_run "rdma link delete rxe0 under live ids" timeout 120 rdma link delete rxe0
+echo "# device removal took $(($(date +%s) - t0)) s"
 t_run "modules still usable: rmmod cma_selftest" timeout 60 rmmod cma_selftest
 dmesg | grep 'cma_selftest: hold' | sed 's/^/# /'
 t_run "DEVICE_REMOVAL on the three user ids" \

@@ -454,14 +454,18 @@ static int ucma_accept_cmd(struct ucma_file *file, const void *req,
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	mutex_lock(&ctx->mutex);
-	/* From now on the id's events reach userspace, under this uid. */
-	ctx->uid = cmd->uid;
-	smp_store_release(&ctx->reporting, true);
 	if (cmd->conn_param.valid) {
+		/*
+		 * The passive side: from now on the new id's events reach
+		 * userspace, under this uid.
+		 */
+		ctx->uid = cmd->uid;
+		smp_store_release(&ctx->reporting, true);
 		ucma_conn_param(ctx->cm_id, &param, &cmd->conn_param);
 		ret = rdma_accept(ctx->cm_id, &param);
 	} else {
-		ret = rdma_notify(ctx->cm_id, IB_EVENT_COMM_EST);
+		/* The active side after its REP: the RTU, nothing else. */
+		ret = rdma_accept(ctx->cm_id, NULL);
 	}
 	mutex_unlock(&ctx->mutex);
 	ucma_put_ctx(ctx);

@@ -13,6 +13,30 @@ set -u
 stack=${OOT_STACK:-ours}
 addr4=10.0.2.15 addr6=fd00::15
 
+# rdma res's count of cm_ids on rxe0.
+cm_ids() { rdma res | sed -n 's/.*rxe0: .*cm_id \([0-9]*\).*/\1/p'; }
+# Start a server in the background ($srv) and wait for its listening id.
+start_server()
+{
+	local log=$1 i
+	shift
+	"$@" >"$log" 2>&1 &
+	srv=$!
+	for i in $(seq 60); do
+		[ "$(cm_ids)" -gt 0 ] 2>/dev/null && return 0
+		sleep 0.5
+	done
+}
+# The server's exit status, waited for in this shell (not in t_run's).
+server_done()
+{
+	local desc=$1 log=$2 rc
+	wait "$srv"
+	rc=$?
+	t_eq "$desc" 0 echo "$rc"
+	tail -n 5 "$log"
+}
+
 modprobe rdma_rxe
 modprobe rdma_ucm
 ip link set lo up
@@ -76,45 +100,34 @@ done <<<"$want"
 
 # rping over IPv4 and IPv6, data verified; rdma res sees the server's ids.
 for addr in $addr4 $addr6; do
-	timeout 60 rping -s -a "$addr" -v -C 3 >/tmp/rping-srv.log 2>&1 &
-	srv=$!
-	sleep 2
+	start_server /tmp/rping-srv.log timeout 60 rping -s -a "$addr" -v -C 3
 	t_run "rdma res counts rping -s's listening cm_id ($addr)" \
 		sh -c "rdma res | grep -q 'rxe0: .*cm_id [1-9]'"
 	t_run "rping -c -a $addr -C 10 -V" \
 		timeout 60 rping -c -a "$addr" -C 10 -V
-	t_run "rping -s -a $addr -v -C 3 finished" wait $srv
-	cat /tmp/rping-srv.log | tail -n 3
+	server_done "rping -s -a $addr -v -C 3 exits 0" /tmp/rping-srv.log
 done
 
 # ucmatose: RC connections with data, then a disconnect from each side.
-timeout 90 ucmatose -b $addr4 >/tmp/ucmatose-srv.log 2>&1 &
-sleep 2
+start_server /tmp/ucmatose-srv.log timeout 90 ucmatose -b $addr4
 t_run "ucmatose -s $addr4 (client)" timeout 90 ucmatose -s $addr4
-t_run "ucmatose server finished" wait $!
-tail -n 5 /tmp/ucmatose-srv.log
+server_done "ucmatose server exits 0" /tmp/ucmatose-srv.log
 
 # udaddy: UD port space, SIDR, datagrams.
-timeout 90 udaddy -b $addr4 >/tmp/udaddy-srv.log 2>&1 &
-sleep 2
+start_server /tmp/udaddy-srv.log timeout 90 udaddy -b $addr4
 t_run "udaddy -s $addr4 (client)" timeout 90 udaddy -s $addr4
-t_run "udaddy server finished" wait $!
-tail -n 5 /tmp/udaddy-srv.log
+server_done "udaddy server exits 0" /tmp/udaddy-srv.log
 
 # rdma_server / rdma_client: the rdma_getaddrinfo + rdma_create_ep path.
-timeout 60 rdma_server -s $addr4 >/tmp/rdma-srv.log 2>&1 &
-sleep 2
+start_server /tmp/rdma-srv.log timeout 60 rdma_server -s $addr4
 t_run "rdma_client -s $addr4" timeout 60 rdma_client -s $addr4
-t_run "rdma_server finished" wait $!
-tail -n 5 /tmp/rdma-srv.log
+server_done "rdma_server exits 0" /tmp/rdma-srv.log
 
 # mckey: multicast joins (JOIN_IP_MCAST) and UD sends to the group.
-timeout 60 mckey -m 239.1.1.1 -b $addr4 -C 10 >/tmp/mckey-rcv.log 2>&1 &
-sleep 2
+start_server /tmp/mckey-rcv.log timeout 60 mckey -m 239.1.1.1 -b $addr4 -C 10
 t_run "mckey -s (sender to 239.1.1.1)" \
 	timeout 60 mckey -m 239.1.1.1 -b $addr4 -s -C 10
-t_run "mckey receiver finished" wait $!
-tail -n 5 /tmp/mckey-rcv.log
+server_done "mckey receiver exits 0" /tmp/mckey-rcv.log
 
 t_eq "no cm_id left" "cm_id 0" sh -c "rdma res | grep -o 'cm_id [0-9]*'"
 rdma link delete rxe0

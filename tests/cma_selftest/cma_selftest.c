@@ -638,6 +638,29 @@ static void st_bind(void)
 		CHECK(ret == -EADDRNOTAVAIL, "wildcard on a used port: %d",
 		      ret);
 	}
+	/* REUSEADDR on both: the same address and port twice. */
+	rdma_destroy_id(a);
+	rdma_destroy_id(b);
+	a = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
+	b = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
+	if (!a || !b)
+		goto out;
+	CHECK(!rdma_set_reuseaddr(a, 1) && !rdma_set_reuseaddr(b, 1),
+	      "set REUSEADDR");
+	st_addr(&addr, AF_INET, 0);
+	ret = rdma_bind_addr(a, (struct sockaddr *)&addr);
+	CHECK(!ret, "bind with REUSEADDR: %d", ret);
+	st_addr(&addr, AF_INET, st_port(a));
+	ret = rdma_bind_addr(b, (struct sockaddr *)&addr);
+	CHECK(!ret, "second bind with REUSEADDR: %d", ret);
+	ret = rdma_listen(a, 1);
+	CHECK(ret == -EADDRINUSE, "listen on a shared port: %d", ret);
+	rdma_destroy_id(b);
+	b = NULL;
+	ret = rdma_listen(a, 1);
+	CHECK(!ret, "listen once alone on the port: %d", ret);
+	CHECK(rdma_set_reuseaddr(a, 1) == -EINVAL, "no REUSEADDR on a listener");
+	CHECK(rdma_set_afonly(a, 1) == -EINVAL, "no AFONLY on a listener");
 out:
 	if (a)
 		rdma_destroy_id(a);

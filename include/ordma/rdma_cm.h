@@ -18,8 +18,11 @@
  * Events reach the id's handler in process context, one at a time per
  * id.  A handler returning non-zero asks the rdma_cm to destroy the id
  * (for CONNECT_REQUEST: destroy the new id, rejecting the peer).  The
- * rdma_* calls below take the id's handler lock themselves: they must not
- * be called on an id from within its own handler.
+ * rdma_* calls below take the id's handler lock themselves; from within
+ * the id's own handler (the lock is then held by the caller) they skip
+ * it, so a kernel consumer may rdma_accept() in its CONNECT_REQUEST
+ * handler.  rdma_destroy_id() is the exception: never from the handler
+ * of the id itself (return non-zero instead).
  *
  * DEVICE_REMOVAL: delivered once to every id on a device that goes away;
  * after the handler returns the id is detached from the device (device
@@ -135,6 +138,30 @@ struct rdma_cm_id {
 	u32 port_num;
 };
 
+/* The id states; rdma_cm internal, exposed for diagnostics. */
+enum rdma_cm_state {
+	RDMA_CM_IDLE,
+	RDMA_CM_ADDR_QUERY,
+	RDMA_CM_ADDR_RESOLVED,
+	RDMA_CM_ROUTE_QUERY,
+	RDMA_CM_ROUTE_RESOLVED,
+	RDMA_CM_CONNECT,
+	RDMA_CM_DISCONNECT,
+	RDMA_CM_ADDR_BOUND,
+	RDMA_CM_LISTEN,
+	RDMA_CM_DEVICE_REMOVAL,
+	RDMA_CM_DESTROYING,
+};
+
+/* rdma_join_multicast() join_state bits (the SA's JoinState). */
+#define RDMA_MC_JOIN_FULLMEMBER		(1 << 0)
+#define RDMA_MC_JOIN_SENDONLY_FULLMEMBER (1 << 3)
+
+/* A kernel consumer's id in namespace @net (referenced by the id). */
+struct rdma_cm_id *rdma_create_id(struct net *net,
+				  rdma_cm_event_handler event_handler,
+				  void *context, enum rdma_ucm_port_space ps,
+				  enum ib_qp_type qp_type);
 /* An id in the calling task's network namespace. */
 struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       void *context,
@@ -161,6 +188,19 @@ int rdma_disconnect(struct rdma_cm_id *id);
 int rdma_notify(struct rdma_cm_id *id, enum ib_event_type event);
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,
 		      int *qp_attr_mask);
+
+/*
+ * Kernel consumers: a QP on the id's device and port, moved to INIT (UD:
+ * to RTS with the id's Q_Key).  The rdma_cm then moves it along the
+ * connection (RTR/RTS on accept and on the REP, ERR on reject and
+ * disconnect).  rdma_destroy_qp() before rdma_destroy_id().
+ */
+int rdma_create_qp(struct rdma_cm_id *id, struct ib_pd *pd,
+		   struct ib_qp_init_attr *qp_init_attr);
+void rdma_destroy_qp(struct rdma_cm_id *id);
+
+/* The id's state (for ucma's queries and tests). */
+enum rdma_cm_state rdma_get_state(struct rdma_cm_id *id);
 
 /*
  * RoCE multicast: the group's MGID is the IPv6 address, or the

@@ -47,7 +47,7 @@ rdma link add rxe0 type rxe netdev eth0
 sleep 1
 
 t_eq "rdma_ucm is ours" "$([ "$stack" = ours ] && echo 0.1.0-oot)" \
-	cat /sys/module/rdma_ucm/version 2>/dev/null
+	sh -c 'cat /sys/module/rdma_ucm/version 2>/dev/null'
 t_eq "device node: char, 0666, under infiniband/" "crw-rw-rw-" \
 	stat -c %A /dev/infiniband/rdma_cm
 ls -l /dev/infiniband/rdma_cm

@@ -34,6 +34,16 @@ TO=300
 STO=$((TO + 60))
 LTO=120
 echo "# cm: $STACK stack, kernel $(uname -r)"
+# Every check's outcome also goes to $OUT/results.tsv (DESC, ok|not ok) for
+# tests/compare-cm.sh: lib.sh's t_result, wrapped.
+eval "$(declare -f t_result | sed '1s/^t_result/t_result_lib/')"
+t_result()
+{
+	local before=$T_PASS
+	t_result_lib "$@"
+	printf '%s\t%s\n' "$2" "$([ "$T_PASS" -gt "$before" ] && echo ok || echo 'not ok')" \
+		>>"$OUT/results.tsv"
+}
 
 # --- set-up -----------------------------------------------------------------
 t_run "modprobe rdma_rxe" modprobe rdma_rxe
@@ -107,8 +117,9 @@ cm_moved() # FROM TO: "DIR/MSG+N ..." of the counters that moved
 # pair NAME READY SERVER-CMD... -- CLIENT-CMD...
 # Starts the server, waits until READY (cm:COMM, tcp:PORT or log:REGEX),
 # runs the client, waits for the server.  Sets SRC and CRC (exit codes;
-# 124 is a timeout, 200 the server never got ready), SLOG and CLOG (logs)
-# and SECS.
+# 124 is a timeout, 200 the server never got ready), SLOG and CLOG (their
+# stdout; stderr in SLOG.err and CLOG.err, apart: a tool's unbuffered
+# stderr would land in the middle of its stdout's lines) and SECS.
 pair()
 {
 	local name=$1 ready=$2 srv=() cli=() spid t0 ok
@@ -118,7 +129,7 @@ pair()
 	cli=("$@")
 	SLOG=$OUT/$name.server CLOG=$OUT/$name.client
 	t0=$(date +%s)
-	timeout $STO "${srv[@]}" >"$SLOG" 2>&1 &
+	timeout $STO "${srv[@]}" >"$SLOG" 2>"$SLOG.err" &
 	spid=$!
 	case "$ready" in
 	cm:*) wait_until $LTO listening_cm "${ready#cm:}" ;;
@@ -127,10 +138,10 @@ pair()
 	esac
 	ok=$?
 	if [ $ok = 0 ]; then
-		timeout $TO "${cli[@]}" >"$CLOG" 2>&1
+		timeout $TO "${cli[@]}" >"$CLOG" 2>"$CLOG.err"
 		CRC=$?
 	else
-		echo "server not ready after ${LTO}s" >"$CLOG"
+		echo "server not ready after ${LTO}s" >"$CLOG.err"
 		CRC=200
 	fi
 	wait $spid
@@ -139,7 +150,10 @@ pair()
 	echo "# $name: server exit $SRC, client exit $CRC, ${SECS}s"
 }
 # why: the last lines of both logs, for a "not ok" line
-why() { echo "server $SRC: $(tail -n 2 "$SLOG" | tr '\n' ' ' | head -c 200) / client $CRC: $(tail -n 2 "$CLOG" | tr '\n' ' ' | head -c 200)"; }
+why()
+{
+	echo "server $SRC: $(tail -q -n 2 "$SLOG" "$SLOG.err" 2>/dev/null | tr '\n' ' ' | head -c 250) / client $CRC: $(tail -q -n 2 "$CLOG" "$CLOG.err" 2>/dev/null | tr '\n' ' ' | head -c 250)"
+}
 both_ok() # DESC [EXTRA-CONDITION-CMD...]
 {
 	local desc=$1
@@ -222,11 +236,11 @@ tools()
 		eval "awk '\$1 == 2 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
 
 	# qperf: its server runs until killed; the client's figures decide
-	timeout $STO qperf >"$OUT/qperf-$FAM.server" 2>&1 &
+	timeout $STO qperf >"$OUT/qperf-$FAM.server" 2>"$OUT/qperf-$FAM.server.err" &
 	local qpid=$!
 	SLOG=$OUT/qperf-$FAM.server CLOG=$OUT/qperf-$FAM.client SRC=0
 	if wait_until $LTO listening_tcp 19765; then
-		timeout $TO qperf -cm1 "$A" rc_bw rc_lat >"$CLOG" 2>&1
+		timeout $TO qperf -cm1 "$A" rc_bw rc_lat >"$CLOG" 2>"$CLOG.err"
 		CRC=$?
 	else
 		CRC=200
@@ -274,10 +288,10 @@ killtest() # VICTIM (client|server)
 {
 	local victim=$1 spid cpid other n vpid
 	SLOG=$OUT/kill-$victim.server CLOG=$OUT/kill-$victim.client
-	timeout $STO rping -s -a $IP4 -v >"$SLOG" 2>&1 &
+	timeout $STO rping -s -a $IP4 -v >"$SLOG" 2>"$SLOG.err" &
 	spid=$!
 	wait_until $LTO listening_cm rping
-	timeout $STO rping -c -a $IP4 -v >"$CLOG" 2>&1 &
+	timeout $STO rping -c -a $IP4 -v >"$CLOG" 2>"$CLOG.err" &
 	cpid=$!
 	wait_until $LTO eval "[ \$(grep -c '^ping data' $CLOG) -ge 20 ]"
 	rdma res show cm_id >"$OUT/kill-$victim.cm_id"

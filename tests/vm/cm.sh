@@ -261,7 +261,7 @@ tools()
 
 	# mckey: the receiver joins, then the sender sends 10 datagrams to
 	# the group; the receiver exits once it has received all 10
-	pair mckey-$FAM "log:joined dgid" mckey -m $mc -b "$A" -C 10 -- \
+	pair mckey-$FAM "log:joined dgid" stdbuf -oL mckey -m $mc -b "$A" -C 10 -- \
 		mckey -m $mc -b "$A" -s -C 10
 	both_ok "mckey $FAM: 10 multicast messages received" \
 		eval "grep -q '^data transfers complete' '$SLOG' && grep -q '^return status 0' '$SLOG'"
@@ -291,7 +291,7 @@ killtest() # VICTIM (client|server)
 	timeout $STO rping -s -a $IP4 -v >"$SLOG" 2>"$SLOG.err" &
 	spid=$!
 	wait_until $LTO listening_cm rping
-	timeout $STO rping -c -a $IP4 -v >"$CLOG" 2>"$CLOG.err" &
+	timeout $STO stdbuf -oL rping -c -a $IP4 -v >"$CLOG" 2>"$CLOG.err" &
 	cpid=$!
 	wait_until $LTO eval "[ \$(grep -c '^ping data' $CLOG) -ge 20 ]"
 	rdma res show cm_id >"$OUT/kill-$victim.cm_id"

@@ -114,10 +114,12 @@ cm_moved() # FROM TO: "DIR/MSG+N ..." of the counters that moved
 		awk '$2 != $3 { printf "%s+%s ", $1, $3 - $2 }'
 }
 
+FAILS_IN_A_ROW=0
 # pair NAME READY SERVER-CMD... -- CLIENT-CMD...
 # Starts the server, waits until READY (cm:COMM, tcp:PORT or log:REGEX),
 # runs the client, waits for the server.  Sets SRC and CRC (exit codes;
-# 124 is a timeout, 200 the server never got ready), SLOG and CLOG (their
+# 124 is a timeout, 200 the server never got ready, 201 not run: after 3
+# tools in a row failed, the rest are reported failed without running), SLOG and CLOG (their
 # stdout; stderr in SLOG.err and CLOG.err, apart: a tool's unbuffered
 # stderr would land in the middle of its stdout's lines) and SECS.
 pair()
@@ -128,14 +130,23 @@ pair()
 	shift
 	cli=("$@")
 	SLOG=$OUT/$name.server CLOG=$OUT/$name.client
+	if [ "$FAILS_IN_A_ROW" -ge 3 ]; then
+		# a stack that cannot connect at all: within the time budget
+		SRC=201 CRC=201
+		echo "not run: the 3 tools before failed" >"$SLOG.err"
+		echo "not run: the 3 tools before failed" >"$CLOG.err"
+		return
+	fi
 	t0=$(date +%s)
 	timeout $STO "${srv[@]}" >"$SLOG" 2>"$SLOG.err" &
 	spid=$!
+	# ready, or the server is gone (then no waiting for it)
 	case "$ready" in
-	cm:*) wait_until $LTO listening_cm "${ready#cm:}" ;;
-	tcp:*) wait_until $LTO listening_tcp "${ready#tcp:}" ;;
-	log:*) wait_until $LTO log_has "$SLOG" "${ready#log:}" ;;
+	cm:*) wait_until $LTO eval 'listening_cm "${ready#cm:}" || ! kill -0 $spid' ;;
+	tcp:*) wait_until $LTO eval 'listening_tcp "${ready#tcp:}" || ! kill -0 $spid' ;;
+	log:*) wait_until $LTO eval 'log_has "$SLOG" "${ready#log:}" || ! kill -0 $spid' ;;
 	esac
+	kill -0 $spid 2>/dev/null
 	ok=$?
 	if [ $ok = 0 ]; then
 		timeout $TO "${cli[@]}" >"$CLOG" 2>"$CLOG.err"
@@ -147,6 +158,11 @@ pair()
 	wait $spid
 	SRC=$?
 	SECS=$(($(date +%s) - t0))
+	if [ "$SRC" = 0 ] && [ "$CRC" = 0 ]; then
+		FAILS_IN_A_ROW=0
+	else
+		FAILS_IN_A_ROW=$((FAILS_IN_A_ROW + 1))
+	fi
 	echo "# $name: server exit $SRC, client exit $CRC, ${SECS}s"
 }
 # why: the last lines of both logs, for a "not ok" line
@@ -290,10 +306,19 @@ killtest() # VICTIM (client|server)
 	SLOG=$OUT/kill-$victim.server CLOG=$OUT/kill-$victim.client
 	timeout $STO rping -s -a $IP4 -v >"$SLOG" 2>"$SLOG.err" &
 	spid=$!
-	wait_until $LTO listening_cm rping
+	wait_until $LTO eval 'listening_cm rping || ! kill -0 $spid'
 	timeout $STO stdbuf -oL rping -c -a $IP4 -v >"$CLOG" 2>"$CLOG.err" &
 	cpid=$!
-	wait_until $LTO eval "[ \$(grep -c '^ping data' $CLOG) -ge 20 ]"
+	wait_until $LTO eval "[ \$(grep -c '^ping data' $CLOG) -ge 20 ] || ! kill -0 $cpid || ! kill -0 $spid"
+	if ! kill -0 $spid 2>/dev/null || ! kill -0 $cpid 2>/dev/null; then
+		SRC=- CRC=-
+		t_result 0 "kill -9 $victim: an endless rping runs" "$(why)"
+		kill $spid $cpid 2>/dev/null
+		wait $spid $cpid 2>/dev/null
+		t_run "kill -9 $victim: no cm_id left (rdma res)" wait_until 60 eval '[ "$(cm_ids)" = 0 ] && [ "$(res_cm_id)" = 0 ]'
+		return
+	fi
+	t_result 1 "kill -9 $victim: an endless rping runs"
 	rdma res show cm_id >"$OUT/kill-$victim.cm_id"
 	sed 's/^/# /' "$OUT/kill-$victim.cm_id"
 	t_eq "kill -9 $victim: rdma res shows 3 cm_ids during the rping (listener, both ends)" 3 cm_ids

@@ -186,8 +186,8 @@ both_ok() # DESC [EXTRA-CONDITION-CMD...]
 tools()
 {
 	local FAM=$1 A=$2 n
-	local v6=() f6=() mc=239.1.2.3
-	[ "$FAM" = ipv6 ] && { v6=(--ipv6); f6=(-6); mc=ff0e::1:2:3; }
+	local f6=() mc=239.1.2.3
+	[ "$FAM" = ipv6 ] && { f6=(-6); mc=ff0e::1:2:3; }
 
 	# rping: 1000 pings, each one's data checked by the client (-V);
 	# -v prints each, so the client's log has exactly 1000 "ping data".
@@ -234,22 +234,27 @@ tools()
 	both_ok "rdma_server/rdma_client $FAM" \
 		eval "grep -q '^rdma_server: end 0' '$SLOG' && grep -q '^rdma_client: end 0' '$CLOG'"
 
-	# perftest over rdma_cm: the result row (size, iterations) is there
-	pair ib_send_bw-$FAM cm:ib_send_bw ib_send_bw -d $DEV -R -F "${v6[@]}" -s 65536 -n 200 -- \
-		ib_send_bw -d $DEV -R -F "${v6[@]}" -s 65536 -n 200 "$A"
-	awk '$1 == 65536 && $2 == 200 { print "# ib_send_bw-'$FAM': " $4 " MB/s avg" }' "$CLOG"
-	both_ok "ib_send_bw -R $FAM: 200 x 64 KiB" \
-		eval "awk '\$1 == 65536 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
-	pair ib_write_bw-$FAM cm:ib_write_bw ib_write_bw -d $DEV -R -F "${v6[@]}" -s 65536 -n 200 -- \
-		ib_write_bw -d $DEV -R -F "${v6[@]}" -s 65536 -n 200 "$A"
-	awk '$1 == 65536 && $2 == 200 { print "# ib_write_bw-'$FAM': " $4 " MB/s avg" }' "$CLOG"
-	both_ok "ib_write_bw -R $FAM: 200 x 64 KiB" \
-		eval "awk '\$1 == 65536 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
-	pair ib_read_lat-$FAM cm:ib_read_lat ib_read_lat -d $DEV -R -F "${v6[@]}" -s 2 -n 200 -- \
-		ib_read_lat -d $DEV -R -F "${v6[@]}" -s 2 -n 200 "$A"
-	awk '$1 == 2 && $2 == 200 { print "# ib_read_lat-'$FAM': t_typical " $5 " usec" }' "$CLOG"
-	both_ok "ib_read_lat -R $FAM: 200 x 2 B" \
-		eval "awk '\$1 == 2 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
+	# perftest over rdma_cm: the result row (size, iterations) is there.
+	# IPv4 only: perftest 4.5's rdma_cm path resolves the server name as
+	# AF_INET only ("Problem in resolving basic address and port" for an
+	# IPv6 address; its --ipv6 only picks the GID of the non-CM path).
+	if [ "$FAM" = ipv4 ]; then
+		pair ib_send_bw-$FAM cm:ib_send_bw ib_send_bw -d $DEV -R -F -s 65536 -n 200 -- \
+			ib_send_bw -d $DEV -R -F -s 65536 -n 200 "$A"
+		awk '$1 == 65536 && $2 == 200 { print "# ib_send_bw-'$FAM': " $4 " MB/s avg" }' "$CLOG"
+		both_ok "ib_send_bw -R $FAM: 200 x 64 KiB" \
+			eval "awk '\$1 == 65536 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
+		pair ib_write_bw-$FAM cm:ib_write_bw ib_write_bw -d $DEV -R -F -s 65536 -n 200 -- \
+			ib_write_bw -d $DEV -R -F -s 65536 -n 200 "$A"
+		awk '$1 == 65536 && $2 == 200 { print "# ib_write_bw-'$FAM': " $4 " MB/s avg" }' "$CLOG"
+		both_ok "ib_write_bw -R $FAM: 200 x 64 KiB" \
+			eval "awk '\$1 == 65536 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
+		pair ib_read_lat-$FAM cm:ib_read_lat ib_read_lat -d $DEV -R -F -s 2 -n 200 -- \
+			ib_read_lat -d $DEV -R -F -s 2 -n 200 "$A"
+		awk '$1 == 2 && $2 == 200 { print "# ib_read_lat-'$FAM': t_typical " $5 " usec" }' "$CLOG"
+		both_ok "ib_read_lat -R $FAM: 200 x 2 B" \
+			eval "awk '\$1 == 2 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
+	fi
 
 	# qperf: its server runs until killed; the client's figures decide
 	timeout $STO qperf >"$OUT/qperf-$FAM.server" 2>"$OUT/qperf-$FAM.server.err" &

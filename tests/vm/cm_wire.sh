@@ -19,6 +19,8 @@
 # timeout; the client retries while its connection attempt is refused or
 # unanswered (REJECTED: nobody listens yet; UNREACHABLE or ADDR_ERROR: the
 # peer, or its rxe, is not up yet), and only then, so both stay in step.
+# After 2 tests in a row failed, the rest are reported failed without
+# running (a stack that cannot connect stays within the time budget).
 set -u
 . /oot-src/tests/vm/lib.sh
 ROLE=${WIRE_ROLE:?}
@@ -67,7 +69,7 @@ wait_until() # SECONDS CMD...
 	done
 }
 t_run "GIDs of $SELF and $SELF6" wait_until 30 eval \
-	"gid_present $(ip4gid "$SELF") && gid_present fd00:0000:0000:0000:0000:0000:0000:00$(printf %02x "${SELF##*.}")"
+	"gid_present $(ip4gid "$SELF") && gid_present fd00:0000:0000:0000:0000:0000:0000:$(printf %04d "${SELF##*.}")"
 cm_ids() { rdma res show cm_id 2>/dev/null | grep -c 'cm-idn'; }
 
 # --- capture (as tests/vm/wire.sh) -------------------------------------------
@@ -106,7 +108,8 @@ add udaddy-ipv4 "udaddy -b \$SELF -c 2 -C 10" "udaddy -s \$PEER -c 2 -C 10" '^da
 add ib_send_bw-R-ipv4 "ib_send_bw -d $DEV -R -F -s 65536 -n 100 -p \$P" "ib_send_bw -d $DEV -R -F -s 65536 -n 100 -p \$P \$PEER" '^ *65536 +100 '
 add rping-ipv6 "rping -s -a \$SELF6 -p \$P -C 100" "rping -c -a \$PEER6 -p \$P -C 100 -V -v" '^ping data: '
 add ucmatose-ipv6 "ucmatose -b \$SELF6 -p \$P -c 3 -C 10" "ucmatose -s \$PEER6 -p \$P -c 3 -C 10" '^data transfers complete'
-add ib_send_bw-R-ipv6 "ib_send_bw -d $DEV -R -F --ipv6 -s 65536 -n 100 -p \$P" "ib_send_bw -d $DEV -R -F --ipv6 -s 65536 -n 100 -p \$P \$PEER6" '^ *65536 +100 '
+# (no ib_send_bw -R over IPv6: perftest 4.5's rdma_cm path resolves the
+# server name as AF_INET only)
 
 run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS CHECK
 {
@@ -152,17 +155,25 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS CHECK
 	if [ "$rc" = 0 ]; then
 		t_result 1 "$name"
 		echo "# $name: ${secs}s"
+		FAILS_IN_A_ROW=0
 	else
+		FAILS_IN_A_ROW=$((FAILS_IN_A_ROW + 1))
 		t_result 0 "$name" "exit $rc after ${secs}s: $extra$(cat "$log" "$log.err" | grep -v '^ *$' | tail -n 3 | tr '\n' ' ' | head -c 400)"
 	fi
 }
 
 : >"$OUT/tests.tsv"
+FAILS_IN_A_ROW=0
 cap_start
 i=0
 for t in "${TESTS[@]}"; do
 	IFS='|' read -r name sargs cargs check <<<"$t"
-	run_test $i "$name" "$sargs" "$cargs" "$check"
+	if [ "$FAILS_IN_A_ROW" -ge 2 ]; then
+		# a stack that cannot connect: within the time budget
+		t_result 0 "$name" "not run: the 2 tests before failed"
+	else
+		run_test $i "$name" "$sargs" "$cargs" "$check"
+	fi
 	i=$((i + 1))
 done
 cap_stop

@@ -29,10 +29,12 @@ IP4=10.0.2.15
 IP6=fd00::15
 CMSYS=/sys/class/infiniband/$DEV/ports/1
 # Seconds (TCG is slow).  A client gives up after TO, its server after STO;
-# a listener must show up within LTO.
+# a listener must show up within LTO; a server must be done GRACE after
+# its client.
 TO=300
 STO=$((TO + 60))
 LTO=120
+GRACE=60
 echo "# cm: $STACK stack, kernel $(uname -r)"
 # Every check's outcome also goes to $OUT/results.tsv (DESC, ok|not ok) for
 # tests/compare-cm.sh: lib.sh's t_result, wrapped.
@@ -154,6 +156,11 @@ pair()
 	else
 		echo "server not ready after ${LTO}s" >"$CLOG.err"
 		CRC=200
+	fi
+	# a server whose client is done has GRACE seconds to finish too
+	if ! wait_until $GRACE eval '! kill -0 $spid 2>/dev/null'; then
+		echo "still running ${GRACE}s after its client exited: killed" >>"$SLOG.err"
+		kill $spid 2>/dev/null
 	fi
 	wait $spid
 	SRC=$?

@@ -36,7 +36,7 @@ DEV=rxe0
 # Seconds (TCG).  A client attempt gives up after TO; a server waits for
 # its client longer than a client keeps retrying (WAIT).
 TO=120
-WAIT=300
+WAIT=200
 STO=$((WAIT + TO + 30))
 BASEPORT=19000
 # What a client retries on: no listener yet, or no peer yet.

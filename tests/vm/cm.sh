@@ -73,6 +73,9 @@ wait_until() # SECONDS CMD...: poll CMD every 0.2 s until it succeeds
 t_run "GIDs of $IP4 and $IP6 on $DEV" wait_until 30 eval \
 	"gid_present 0000:0000:0000:0000:0000:ffff:0a00:020f && gid_present fd00:0000:0000:0000:0000:0000:0000:0015"
 
+# (pyverbs' rdmacm tests look for the netdev there; stock 6.1 rxe has none)
+echo "# $DEV device/net: $(ls /sys/class/infiniband/$DEV/device/net 2>&1)"
+
 # --- helpers ----------------------------------------------------------------
 # cm_ids: how many `rdma res show cm_id` lists; res_cm_id: the cm_id figure
 # of the `rdma res` summary of rxe0.

@@ -266,21 +266,25 @@ tools()
 			eval "awk '\$1 == 2 && \$2 == 200 { f = 1 } END { exit !f }' '$CLOG'"
 	fi
 
-	# qperf: its server runs until killed; the client's figures decide
-	timeout $STO qperf >"$OUT/qperf-$FAM.server" 2>"$OUT/qperf-$FAM.server.err" &
-	local qpid=$!
-	SLOG=$OUT/qperf-$FAM.server CLOG=$OUT/qperf-$FAM.client SRC=0
-	if wait_until $LTO listening_tcp 19765; then
-		timeout $TO qperf -cm1 "$A" rc_bw rc_lat >"$CLOG" 2>"$CLOG.err"
-		CRC=$?
-	else
-		CRC=200
+	# qperf: its server runs until killed; the client's figures decide.
+	# IPv4 only: qperf 0.4.11 looks the RDMA address up as AF_INET
+	# ("getaddrinfo failed: Address family for hostname not supported").
+	if [ "$FAM" = ipv4 ]; then
+		timeout $STO qperf >"$OUT/qperf-$FAM.server" 2>"$OUT/qperf-$FAM.server.err" &
+		local qpid=$!
+		SLOG=$OUT/qperf-$FAM.server CLOG=$OUT/qperf-$FAM.client SRC=0
+		if wait_until $LTO listening_tcp 19765; then
+			timeout $TO qperf -cm1 "$A" rc_bw rc_lat >"$CLOG" 2>"$CLOG.err"
+			CRC=$?
+		else
+			CRC=200
+		fi
+		kill $qpid 2>/dev/null
+		wait $qpid 2>/dev/null
+		echo "# qperf-$FAM: $(tr -s ' \n' ' ' <"$CLOG")"
+		both_ok "qperf -cm1 $FAM: rc_bw and rc_lat measured" \
+			eval "grep -qE '^ *bw += +[0-9.]+ [KMG]B/sec' '$CLOG' && grep -qE '^ *latency += +[0-9.]+ [mun]?s' '$CLOG'"
 	fi
-	kill $qpid 2>/dev/null
-	wait $qpid 2>/dev/null
-	echo "# qperf-$FAM: $(tr -s ' \n' ' ' <"$CLOG")"
-	both_ok "qperf -cm1 $FAM: rc_bw and rc_lat measured" \
-		eval "grep -qE '^ *bw += +[0-9.]+ [KMG]B/sec' '$CLOG' && grep -qE '^ *latency += +[0-9.]+ [mun]?s' '$CLOG'"
 
 	# libfabric's verbs provider, msg endpoints (rdma_cm underneath):
 	# 100 x 1 KiB with data checked (-c); the row reads "1k 100 =100 ..."
@@ -292,10 +296,20 @@ tools()
 
 	# mckey: the receiver joins, then the sender sends 10 datagrams to
 	# the group; the receiver exits once it has received all 10
-	pair mckey-$FAM "log:joined dgid" stdbuf -oL mckey -m $mc -b "$A" -C 10 -- \
-		mckey -m $mc -b "$A" -s -C 10
-	both_ok "mckey $FAM: 10 multicast messages received" \
-		eval "grep -q '^data transfers complete' '$SLOG' && grep -q '^return status 0' '$SLOG'"
+	if [ "$FAM" = ipv4 ]; then
+		pair mckey-$FAM "log:joined dgid" stdbuf -oL mckey -m $mc -b "$A" -C 10 -- \
+			mckey -m $mc -b "$A" -s -C 10
+		both_ok "mckey $FAM: 10 multicast messages received" \
+			eval "grep -q '^data transfers complete' '$SLOG' && grep -q '^return status 0' '$SLOG'"
+	else
+		# 6.1's rdma_cm joins no IPv6 group on RoCE v2: ENOTSUPP (524)
+		SLOG=$OUT/mckey-$FAM.server
+		timeout $TO mckey -m $mc -b "$A" -C 10 >"$SLOG" 2>"$SLOG.err"
+		SRC=$? CRC=-
+		echo "# mckey-$FAM: exit $SRC: $(tr '\n' ' ' <"$SLOG.err")"
+		SRC=$([ "$SRC" = 255 ] && grep -q 'failure joining: Unknown error 524' "$SLOG.err" && echo 0 || echo "$SRC") CRC=0 CLOG=/dev/null
+		both_ok "mckey $FAM: the join is refused with ENOTSUPP (no IPv6 multicast on RoCE v2 in 6.1)"
+	fi
 }
 
 t_run "fi_info -p verbs lists $DEV" bash -c "fi_info -p verbs 2>&1 | tee $OUT/fi_info | grep -q 'domain: $DEV'"

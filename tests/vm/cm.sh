@@ -147,9 +147,9 @@ pair()
 	spid=$!
 	# ready, or the server is gone (then no waiting for it)
 	case "$ready" in
-	cm:*) wait_until $LTO eval 'listening_cm "${ready#cm:}" || ! kill -0 $spid' ;;
-	tcp:*) wait_until $LTO eval 'listening_tcp "${ready#tcp:}" || ! kill -0 $spid' ;;
-	log:*) wait_until $LTO eval 'log_has "$SLOG" "${ready#log:}" || ! kill -0 $spid' ;;
+	cm:*) wait_until $LTO eval 'listening_cm "${ready#cm:}" || ! kill -0 $spid 2>/dev/null' ;;
+	tcp:*) wait_until $LTO eval 'listening_tcp "${ready#tcp:}" || ! kill -0 $spid 2>/dev/null' ;;
+	log:*) wait_until $LTO eval 'log_has "$SLOG" "${ready#log:}" || ! kill -0 $spid 2>/dev/null' ;;
 	esac
 	kill -0 $spid 2>/dev/null
 	ok=$?
@@ -335,7 +335,7 @@ killtest() # VICTIM (client|server)
 	SLOG=$OUT/kill-$victim.server CLOG=$OUT/kill-$victim.client
 	timeout $STO rping -s -a $IP4 -v >"$SLOG" 2>"$SLOG.err" &
 	spid=$!
-	wait_until $LTO eval 'listening_cm rping || ! kill -0 $spid'
+	wait_until $LTO eval 'listening_cm rping || ! kill -0 $spid 2>/dev/null'
 	timeout $STO stdbuf -oL rping -c -a $IP4 -v >"$CLOG" 2>"$CLOG.err" &
 	cpid=$!
 	wait_until $LTO eval "[ \$(grep -c '^ping data' $CLOG) -ge 20 ] || ! kill -0 $cpid || ! kill -0 $spid"

@@ -27,6 +27,7 @@ pkgs=(
 	"linux-headers-$kabi-amd64"
 	qemu-system-x86 busybox-static cpio kmod sparse coccinelle dkms
 	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest python3-pyverbs
+	rdmacm-utils librdmacm-dev qperf libfabric-bin
 	iproute2 tshark xz-utils
 )
 missing=()

@@ -110,6 +110,8 @@ pair "ib_atomic_bw fetch-add" 300 ib_atomic_bw $PT -n 1000 -A FETCH_AND_ADD -- \
 	ib_atomic_bw $PT -n 1000 -A FETCH_AND_ADD 127.0.0.1
 
 # --- pyverbs -------------------------------------------------------------------
+# librdmacm (test_rdmacm) needs /dev/infiniband/rdma_cm: rdma_ucm provides it.
+modprobe rdma_ucm 2>/dev/null || true
 rm -rf /tmp/pyv && cp -r /usr/share/doc/rdma-core/tests /tmp/pyv && gunzip -rq /tmp/pyv
 (cd /tmp && timeout 1500 /usr/bin/python3 pyv/run_tests.py --dev $DEV -v) \
 	>"$OUT/pyverbs.log" 2>&1
@@ -120,6 +122,16 @@ echo "# pyverbs: $(grep -c ' ok$' "$OUT/pyverbs-results") ok, $(grep -c ' skippe
 # In-tree 6.1 rxe has no ATOMIC WRITE (6.12 has): its one known error.
 known=""
 [ "$STACK" = stock ] && known="tests.test_qpex.QpExTestCase.test_qp_ex_rc_atomic_write"
+# Our rxe names its netdev under device/net/ (stock's does not, so stock
+# skips test_rdmacm); the rdmacm tests then need our connection manager.
+# While our rdma_ucm provides no /dev/infiniband/rdma_cm (issue 12), they
+# are reported as missing, by name; once it does, they must pass.
+if [ "$STACK" = ours ] && [ ! -e /dev/infiniband/rdma_cm ]; then
+	known=$(grep '^tests\.test_rdmacm\.' "$OUT/pyverbs-results" | grep -vE ' (ok|skipped)$' | cut -d' ' -f1)
+	echo "# MISSING (issue 12): $(echo "$known" | grep -c .) pyverbs rdmacm tests fail without our CM"
+	t_eq "pyverbs: test_rdmacm ran on ours (device/net/ present)" 0 \
+		bash -c "grep -c '^tests\.test_rdmacm\..* skipped$' $OUT/pyverbs-results"
+fi
 t_eq "pyverbs: no failure or error${known:+ but $known}" "$known" \
 	bash -c "grep -vE ' (ok|skipped)$' $OUT/pyverbs-results | cut -d' ' -f1"
 grep ' ok$' "$OUT/pyverbs-results" | cut -d' ' -f1 >"$OUT/pyverbs-ok"
@@ -162,5 +174,5 @@ echo "# bench $STACK ib_write_bw 64KiB MB/s: $(awk '$1 == 65536 { print $4 }' "$
 echo "# bench $STACK ib_send_lat 2B t_typical usec: $(awk '$1 == 2 { print $5 }' "$OUT/bench-send-lat")"
 
 rdma link delete $DEV 2>/dev/null
-t_run "unload" modprobe -r rdma_rxe ib_uverbs ib_core
+t_run "unload" unload_rdma
 t_done "datapath-$STACK"

@@ -70,3 +70,13 @@ t_done()
 	echo "$1: $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" = 0 ]
 }
+
+# Unload the RDMA stack, consumers first; modules that are not loaded are
+# skipped (modprobe -r fails on those), so the same call serves both stacks.
+unload_rdma()
+{
+	local m
+	for m in rdma_ucm rdma_cm iw_cm ib_cm rdma_rxe ib_uverbs ib_core; do
+		[ ! -d "/sys/module/$m" ] || modprobe -r "$m" || return 1
+	done
+}

@@ -6,7 +6,10 @@
 #   rping (data verified), ucmatose (several RC connections), udaddy (UD
 #   through SIDR), rdma_server/rdma_client, ib_send_bw/ib_write_bw/
 #   ib_read_lat -R, qperf -cm1 rc_bw rc_lat, fi_pingpong (libfabric verbs,
-#   msg endpoints), mckey (multicast);
+#   msg endpoints), mckey (multicast); perftest and qperf over IPv4 only
+#   (both resolve their RDMA peer as AF_INET only), and over IPv6 mckey's
+#   join is refused (ENOTSUPP: 6.1's rdma_cm joins no IPv6 group on RoCE
+#   v2);
 # then `rdma res` cm_id counts during a connection and after, the CM
 # counters in sysfs (layout and movement), and kill -9 of a connected rping
 # on either side: no id left behind, the modules unload.
@@ -101,11 +104,6 @@ cm_counters()
 	done
 }
 cm_snap() { cm_counters >"$OUT/counters.$1"; }
-cm_delta() # FROM TO DIR/MSG -> the difference
-{
-	join "$OUT/counters.$1" "$OUT/counters.$2" |
-		awk -v n="$3" '$1 == n { if ($2 == "-" || $3 == "-") print "-"; else print $3 - $2 }'
-}
 cm_net() # FROM TO MSG: received MSG minus received duplicates of it
 {
 	join "$OUT/counters.$1" "$OUT/counters.$2" |

@@ -137,6 +137,8 @@ pair()
 	if [ "$FAILS_IN_A_ROW" -ge 3 ]; then
 		# a stack that cannot connect at all: within the time budget
 		SRC=201 CRC=201
+		: >"$SLOG"
+		: >"$CLOG"
 		echo "not run: the 3 tools before failed" >"$SLOG.err"
 		echo "not run: the 3 tools before failed" >"$CLOG.err"
 		return

@@ -33,10 +33,11 @@ SELF6=fd00::${SELF##*.}
 PEER6=fd00::${PEER##*.}
 OUT=/oot-out/cmwire
 DEV=rxe0
-# Seconds (TCG).  A client attempt gives up after TO; a server waits for
+# Seconds (TCG; on stock each tool takes under 20 s).  A client attempt
+# gives up after TO; a server waits for
 # its client longer than a client keeps retrying (WAIT).
-TO=120
-WAIT=200
+TO=90
+WAIT=150
 STO=$((WAIT + TO + 30))
 BASEPORT=19000
 # What a client retries on: no listener yet, or no peer yet.

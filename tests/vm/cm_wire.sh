@@ -34,8 +34,8 @@ PEER6=fd00::${PEER##*.}
 OUT=/oot-out/cmwire
 DEV=rxe0
 # Seconds (TCG; on stock each tool takes under 20 s).  A client attempt
-# gives up after TO; a server waits for
-# its client longer than a client keeps retrying (WAIT).
+# gives up after TO; a server waits for its client longer than a client
+# keeps retrying (WAIT).
 TO=90
 WAIT=150
 STO=$((WAIT + TO + 30))

@@ -78,6 +78,21 @@ done
 suite compare-datapath tests/compare-datapath.sh \
 	build/test-logs/datapath-stock build/test-logs/datapath-ours
 
+# The connection manager: the rdma-core tools on one guest on both stacks,
+# then their checks side by side; then the CM between two guests, ours
+# with stock both ways.
+for stack in stock ours; do
+	rm -rf "build/test-logs/cm-$stack"
+	suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
+		--name cm --timeout 2400 --out "build/test-logs/cm-$stack" -- \
+		tests/vm/cm.sh
+done
+suite compare-cm tests/compare-cm.sh \
+	build/test-logs/cm-stock build/test-logs/cm-ours
+for pair in ours-stock stock-ours; do
+	suite "cm-wire-$pair" tests/cm_wire.sh "$pair"
+done
+
 # Wire interoperability: two guests on a QEMU socket network, each with its
 # own stack: ours serving stock clients, stock serving ours, ours with ours;
 # each pair's RoCEv2 capture decoded (tshark) and ICRC-checked on the host;

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-#   make                 build ib_core.ko, ib_uverbs.ko, rdma_rxe.ko against KDIR
+#   make                 build ib_core, ib_uverbs, rdma_rxe, ib_cm, rdma_cm and
+#                        rdma_ucm against KDIR
 #   make check           the same with sparse (C=2) and W=1; fails on any warning
 #   make unit            userspace unit tests of the protocol logic
 #   make test            everything: scripts/test-all.sh
@@ -27,6 +28,8 @@ check:
 	$(KMAKE) clean >/dev/null
 	@mkdir -p build
 	$(KMAKE) C=2 W=1 modules 2>&1 | tee build/check.log
+	$(MAKE) -s -C tests/kmod KDIR=$(KDIR) clean >/dev/null
+	$(MAKE) -C tests/kmod KDIR=$(KDIR) check 2>&1 | tee -a build/check.log
 	@! grep -E 'warning:|error:|sparse:' build/check.log || \
 		{ echo "check: warnings above"; exit 1; }
 	@echo "check: build with sparse (C=2) and W=1 is clean"
@@ -43,5 +46,6 @@ install:
 clean:
 	$(KMAKE) clean
 	$(MAKE) -C tests/unit clean
+	$(MAKE) -C tests/kmod KDIR=$(KDIR) clean
 
 .PHONY: all modules check unit test install clean

@@ -78,6 +78,16 @@ done
 suite compare-datapath tests/compare-datapath.sh \
 	build/test-logs/datapath-stock build/test-logs/datapath-ours
 
+# The in-kernel selftests of the kernel verbs, the MAD layer, ib_cm and
+# rdma_cm, in one boot of ours.
+kselftests()
+{
+	make -s -C tests/kmod KDIR="$kdir" &&
+		scripts/vm-run.sh --stack ours --name kselftests \
+			--out build/test-logs/kselftests -- tests/vm/kselftests.sh
+}
+suite vm-kselftests-ours kselftests
+
 # The connection manager: the rdma-core tools on one guest on both stacks,
 # then their checks side by side; then the CM between two guests, ours
 # with stock both ways.

@@ -21,9 +21,13 @@ printf '# %-7s %-7s %s\n' stock ours check
 awk -F'\t' '
 	FILENAME == ARGV[1] { o[$1] = $2; next }
 	{ w = ($1 in o) ? o[$1] : "absent"; printf "# %-7s %-7s %s\n", $2, w, $1 }' "$ours" "$stock"
+# Where ours does more than stock, a stock check is met by a stronger one
+# of ours: IPv6 multicast on RoCE v2, which 6.1's rdma_cm refuses.
 missing=$(awk -F'\t' '
+	BEGIN { sup["mckey ipv6: the join is refused with ENOTSUPP (no IPv6 multicast on RoCE v2 in 6.1)"] = \
+		"mckey ipv6: 10 multicast messages received" }
 	FILENAME == ARGV[1] { o[$1] = $2; next }
-	$2 == "ok" && o[$1] != "ok" { printf "%s; ", $1 }' "$ours" "$stock")
+	$2 == "ok" && o[$1] != "ok" && !(($1 in sup) && o[sup[$1]] == "ok") { printf "%s; ", $1 }' "$ours" "$stock")
 extra=$(awk -F'\t' 'FILENAME == ARGV[1] { s[$1] = 1; next } !($1 in s) { printf "%s (%s); ", $1, $2 }' "$stock" "$ours")
 [ -z "$extra" ] || echo "# only in ours: $extra"
 echo "# checks: stock $(grep -c $'\tok$' "$stock")/$(wc -l <"$stock") ok, ours $(grep -c $'\tok$' "$ours")/$(wc -l <"$ours") ok"

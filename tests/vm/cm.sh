@@ -300,13 +300,13 @@ tools()
 
 	# mckey: the receiver joins, then the sender sends 10 datagrams to
 	# the group; the receiver exits once it has received all 10
-	if [ "$FAM" = ipv4 ]; then
+	# 6.1's rdma_cm joins no IPv6 group on RoCE v2 (ENOTSUPP, 524); ours does
+	if [ "$FAM" = ipv4 ] || [ "$STACK" = ours ]; then
 		pair mckey-$FAM "log:joined dgid" stdbuf -oL mckey -m $mc -b "$A" -C 10 -- \
 			mckey -m $mc -b "$A" -s -C 10
 		both_ok "mckey $FAM: 10 multicast messages received" \
 			eval "grep -q '^data transfers complete' '$SLOG' && grep -q '^return status 0' '$SLOG'"
 	else
-		# 6.1's rdma_cm joins no IPv6 group on RoCE v2: ENOTSUPP (524)
 		SLOG=$OUT/mckey-$FAM.server
 		timeout $TO mckey -m $mc -b "$A" -C 10 >"$SLOG" 2>"$SLOG.err"
 		SRC=$? CRC=-

@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Guest side of the ib_cm test (scripts/vm-run.sh --stack ours): on rxe0
-# the in-kernel selftest (tests/cm_selftest, built on the host first)
+# the in-kernel selftest (tests/kmod, built on the host first)
 # connects two RC QPs through the CM over the port's own RoCEv2 GID, moves
 # data, disconnects, is rejected and resolves a SIDR; the per-port CM
 # counters in sysfs must have moved by what it exchanged.
 set -u
 . /oot-src/tests/vm/lib.sh
 DEV=rxe0
-SELFTEST=/oot-src/tests/cm_selftest/cm_selftest.ko
+SELFTEST=/oot-src/tests/kmod/cm_selftest.ko
 PORT=/sys/class/infiniband/$DEV/ports/1
 MSGS="req mra rej rep rtu dreq drep sidr_req sidr_rep lap apr"
 

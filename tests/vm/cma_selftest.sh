@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Guest side of the rdma_cm test: rxe0 on eth0 with 10.0.2.15/24 and
 # fd00::15/64, rdma_cm loaded (it pulls ib_cm and the MAD layer), the
-# cma_selftest module (built on the host: make -C tests/cma_selftest) run
+# cma_selftest module (built on the host: make -C tests/kmod) run
 # at insmod, `rdma res` cm_id back to its baseline; then again with
 # hold=1, which keeps a wildcard listener, a connection through it and an
 # id bound to fd00::15: deleting fd00::15 gives that id ADDR_CHANGE, and
@@ -10,7 +10,7 @@
 # DEVICE_REMOVAL; unloading the module destroys the detached ids.
 set -u
 . /oot-src/tests/vm/lib.sh
-KO=/oot-src/tests/cma_selftest/cma_selftest.ko
+KO=/oot-src/tests/kmod/cma_selftest.ko
 
 cm_ids() { rdma res show | awk '/rxe0/ { for (i = 1; i < NF; i++) if ($i == "cm_id") print $(i + 1) }'; }
 

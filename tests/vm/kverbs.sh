@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Guest side of the kernel verbs test: load rdma_rxe alone (no ib_uverbs
 # needed), make rxe0 on eth0 (10.0.2.15/24), run the kverbs_selftest
-# module (built on the host: make -C tests/kverbs_selftest), check that
+# module (built on the host: make -C tests/kmod), check that
 # `rdma res` is back to what a fresh rxe0 showed, and unload everything.
 set -u
 . /oot-src/tests/vm/lib.sh
-KO=/oot-src/tests/kverbs_selftest/kverbs_selftest.ko
+KO=/oot-src/tests/kmod/kverbs_selftest.ko
 
 res_line() { rdma res show | awk '$2 == "rxe0:" || $1 ~ /rxe0/' ; }
 

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Guest side of the MAD layer test (scripts/vm-run.sh --stack ours|stock):
 # an rxe device gets its GSI QP with a PD and a CQ, as `rdma res` shows on
-# the stock stack too; on ours the in-kernel selftest (tests/mad_selftest,
+# the stock stack too; on ours the in-kernel selftest (tests/kmod,
 # built on the host first) then runs MADs through it, and the per-port
 # drop counters in debugfs are checked.  Removing the link removes it all.
 set -u
 . /oot-src/tests/vm/lib.sh
 DEV=rxe0
-SELFTEST=/oot-src/tests/mad_selftest/mad_selftest.ko
+SELFTEST=/oot-src/tests/kmod/mad_selftest.ko
 COUNTERS=/sys/kernel/debug/ib_mad/$DEV-1
 
 res_summary() { rdma res show | grep " $DEV: " | sed 's/^[0-9]*: [a-z0-9]*: //'; }
@@ -36,7 +36,7 @@ if [ "${OOT_STACK:-ours}" = ours ]; then
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	t_run "drop counters in debugfs" test -r "$COUNTERS"
 	[ -f "$SELFTEST" ] ||
-		echo "# $SELFTEST missing: make -C tests/mad_selftest on the host"
+		echo "# $SELFTEST missing: make -C tests/kmod on the host"
 	t_run "insmod mad_selftest" insmod "$SELFTEST"
 	line=$(dmesg | grep -o 'mad_selftest: [0-9]* passed, [0-9]* failed' | tail -1)
 	echo "# $line"

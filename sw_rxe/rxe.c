@@ -114,4 +114,10 @@ MODULE_DESCRIPTION("Soft RDMA over Converged Ethernet (out-of-tree)");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_VERSION(ORDMA_VERSION);
 MODULE_ALIAS_RDMA_LINK("rxe");
+/*
+ * No symbol of ib_uverbs is used (kernel consumers need none), but users of
+ * `modprobe rdma_rxe` expect /dev/infiniband/uverbsN, as the in-tree module
+ * (which links against ib_uverbs) gives them.
+ */
+MODULE_SOFTDEP("post: ib_uverbs");
 /* ib_uverbs, which pins user memory and maps queues for us, loads first. */

@@ -797,14 +797,19 @@ static int debugfs_index(void)
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/rdma_rxe/%s/cqs",
 		 dev_name);
+	/*
+	 * Ours lists the GSI QP's kernel CQ too (made when rxe0 registered,
+	 * so lower in index): the CQ this probe made is the newest.
+	 */
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
-		index = atoi(line);
+		if (atoi(line) > index)
+			index = atoi(line);
 		n++;
 	}
 	if (f)
 		fclose(f);
-	return n == 1 ? index : -1;
+	return n >= 1 ? index : -1;
 }
 
 static int cq_index;

@@ -557,24 +557,57 @@ static void *cma_private_data(struct rdma_id_private *p,
 	return buf;
 }
 
+/*
+ * Both active-side requests (REQ and SIDR REQ) start alike: the private
+ * data with our header in front (at most @max bytes on the wire) and an
+ * ib_cm id whose events reach cma_ib_handler().  The caller sends, then
+ * hands the outcome to cma_sent_req().
+ */
+static void *cma_start_req(struct rdma_id_private *p,
+			   const struct rdma_conn_param *param, size_t max,
+			   u8 *len)
+{
+	struct ib_cm_id *cm_id;
+	void *pd;
+
+	pd = cma_private_data(p, param, max, len);
+	if (IS_ERR(pd))
+		return pd;
+	cm_id = ib_create_cm_id(p->id.device, cma_ib_handler, p);
+	if (IS_ERR(cm_id)) {
+		kfree(pd);
+		return ERR_CAST(cm_id);
+	}
+	p->cm_id = cm_id;
+	return pd;
+}
+
+/*
+ * The ib_cm copied the private data while sending.  A request it did not
+ * send leaves the id without an ib_cm id, so a later connect may retry.
+ */
+static int cma_sent_req(struct rdma_id_private *p, void *pd, int ret)
+{
+	struct ib_cm_id *cm_id = p->cm_id;
+
+	kfree(pd);
+	if (ret) {
+		p->cm_id = NULL;
+		ib_destroy_cm_id(cm_id);
+	}
+	return ret;
+}
+
 static int cma_connect_ib(struct rdma_id_private *p,
 			  const struct rdma_conn_param *param)
 {
 	struct ib_cm_req_param req = {};
-	struct ib_cm_id *cm_id;
 	void *pd;
-	int ret;
 
-	pd = cma_private_data(p, param, IB_CM_REQ_PRIVATE_DATA_SIZE,
-			      &req.private_data_len);
+	pd = cma_start_req(p, param, IB_CM_REQ_PRIVATE_DATA_SIZE,
+			   &req.private_data_len);
 	if (IS_ERR(pd))
 		return PTR_ERR(pd);
-	cm_id = ib_create_cm_id(p->id.device, cma_ib_handler, p);
-	if (IS_ERR(cm_id)) {
-		kfree(pd);
-		return PTR_ERR(cm_id);
-	}
-	p->cm_id = cm_id;
 	req.private_data = pd;
 	req.primary_path = &p->path;
 	req.service_id = rdma_get_service_id(&p->id, cma_dst_addr(p));
@@ -590,45 +623,25 @@ static int cma_connect_ib(struct rdma_id_private *p,
 	req.local_cm_response_timeout = CMA_CM_RESPONSE_TIMEOUT;
 	req.max_cm_retries = CMA_MAX_CM_RETRIES;
 	req.srq = p->srq;
-	ret = ib_send_cm_req(cm_id, &req);
-	kfree(pd);
-	if (ret) {
-		p->cm_id = NULL;
-		ib_destroy_cm_id(cm_id);
-	}
-	return ret;
+	return cma_sent_req(p, pd, ib_send_cm_req(p->cm_id, &req));
 }
 
 static int cma_connect_sidr(struct rdma_id_private *p,
 			    const struct rdma_conn_param *param)
 {
 	struct ib_cm_sidr_req_param req = {};
-	struct ib_cm_id *cm_id;
 	void *pd;
-	int ret;
 
-	pd = cma_private_data(p, param, IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE,
-			      &req.private_data_len);
+	pd = cma_start_req(p, param, IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE,
+			   &req.private_data_len);
 	if (IS_ERR(pd))
 		return PTR_ERR(pd);
-	cm_id = ib_create_cm_id(p->id.device, cma_ib_handler, p);
-	if (IS_ERR(cm_id)) {
-		kfree(pd);
-		return PTR_ERR(cm_id);
-	}
-	p->cm_id = cm_id;
 	req.private_data = pd;
 	req.path = &p->path;
 	req.service_id = rdma_get_service_id(&p->id, cma_dst_addr(p));
 	req.timeout_ms = 1 << (CMA_CM_RESPONSE_TIMEOUT - 8);
 	req.max_cm_retries = CMA_MAX_CM_RETRIES;
-	ret = ib_send_cm_sidr_req(cm_id, &req);
-	kfree(pd);
-	if (ret) {
-		p->cm_id = NULL;
-		ib_destroy_cm_id(cm_id);
-	}
-	return ret;
+	return cma_sent_req(p, pd, ib_send_cm_sidr_req(p->cm_id, &req));
 }
 
 int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
@@ -745,17 +758,14 @@ int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 	bool locked = cma_lock_handler(p);
 	int ret;
 
-	if (!p->cm_id) {
+	if (!p->cm_id)
 		ret = -EINVAL;
-		goto out;
-	}
-	if (id->qp_type == IB_QPT_UD)
+	else if (id->qp_type == IB_QPT_UD)
 		ret = cma_send_sidr_rep(p, IB_SIDR_REJECT, 0, private_data,
 					private_data_len);
 	else
 		ret = ib_send_cm_rej(p->cm_id, reason, NULL, 0, private_data,
 				     private_data_len);
-out:
 	cma_unlock_handler(p, locked);
 	return ret;
 }
@@ -767,15 +777,14 @@ int rdma_disconnect(struct rdma_cm_id *id)
 	bool locked = cma_lock_handler(p);
 	int ret = 0;
 
-	if (!p->cm_id) {
+	if (p->cm_id) {
+		cma_modify_qp_err(p);
+		/* Start the disconnection, or answer the peer's. */
+		if (ib_send_cm_dreq(p->cm_id, NULL, 0))
+			ib_send_cm_drep(p->cm_id, NULL, 0);
+	} else {
 		ret = -EINVAL;
-		goto out;
 	}
-	cma_modify_qp_err(p);
-	/* Start the disconnection, or answer the peer's. */
-	if (ib_send_cm_dreq(p->cm_id, NULL, 0))
-		ib_send_cm_drep(p->cm_id, NULL, 0);
-out:
 	cma_unlock_handler(p, locked);
 	return ret;
 }

@@ -39,6 +39,30 @@ static bool ucma_ip_addr_ok(const struct sockaddr_in6 *addr)
 	return family == AF_INET || family == AF_INET6;
 }
 
+/*
+ * Most commands act on one id under its mutex.  The lookup takes a
+ * reference, so DESTROY_ID waits for us rather than freeing the id under
+ * the rdma_cm call; the mutex orders us against the id's event handler.
+ * @need_dev: the command makes sense only once the id has a device
+ * (EINVAL before, as in-tree).
+ */
+static struct ucma_context *ucma_lock_ctx(struct ucma_file *file, u32 id,
+					  bool need_dev)
+{
+	struct ucma_context *ctx;
+
+	ctx = need_dev ? ucma_get_ctx_dev(file, id) : ucma_get_ctx(file, id);
+	if (!IS_ERR(ctx))
+		mutex_lock(&ctx->mutex);
+	return ctx;
+}
+
+static void ucma_unlock_ctx(struct ucma_context *ctx)
+{
+	mutex_unlock(&ctx->mutex);
+	ucma_put_ctx(ctx);
+}
+
 static int ucma_create_id_cmd(struct ucma_file *file, const void *req,
 			      u16 out_len)
 {
@@ -93,13 +117,11 @@ static int ucma_bind_addr(struct ucma_file *file, u32 id, const void *addr)
 	struct ucma_context *ctx;
 	int ret;
 
-	ctx = ucma_get_ctx(file, id);
+	ctx = ucma_lock_ctx(file, id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	ret = rdma_bind_addr(ctx->cm_id, (struct sockaddr *)addr);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -130,14 +152,12 @@ static int ucma_resolve(struct ucma_file *file, u32 id, const void *src,
 	struct ucma_context *ctx;
 	int ret;
 
-	ctx = ucma_get_ctx(file, id);
+	ctx = ucma_lock_ctx(file, id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	ret = rdma_resolve_addr(ctx->cm_id, (struct sockaddr *)src,
 				(const struct sockaddr *)dst, timeout_ms);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -173,13 +193,11 @@ static int ucma_resolve_route_cmd(struct ucma_file *file, const void *req,
 	struct ucma_context *ctx;
 	int ret;
 
-	ctx = ucma_get_ctx_dev(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	ret = rdma_resolve_route(ctx->cm_id, cmd->timeout_ms);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -225,10 +243,9 @@ static int ucma_query_route_cmd(struct ucma_file *file, const void *req,
 	union ib_gid sgid, dgid;
 	int i, ret = 0;
 
-	ctx = ucma_get_ctx(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	cm_id = ctx->cm_id;
 	ucma_copy_ip_addr(&resp.src_addr, &cm_id->route.addr.src_addr);
 	ucma_copy_ip_addr(&resp.dst_addr, &cm_id->route.addr.dst_addr);
@@ -248,8 +265,7 @@ static int ucma_query_route_cmd(struct ucma_file *file, const void *req,
 						dgid.raw);
 		}
 	}
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	if (copy_to_user(u64_to_user_ptr(cmd->response), &resp,
 			 min_t(size_t, out_len, sizeof(resp))))
 		ret = -EFAULT;
@@ -363,18 +379,16 @@ static int ucma_query_cmd(struct ucma_file *file, const void *req,
 		return -ENOSYS;
 	}
 
-	ctx = ucma_get_ctx(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	if (cmd->option == RDMA_USER_CM_QUERY_PATH)
 		ret = ucma_query_path(ctx, response, out_len);
 	else if (cmd->option == RDMA_USER_CM_QUERY_ADDR)
 		ret = ucma_query_addr(ctx, &resp);
 	else
 		ret = ucma_query_gid(ctx, &resp);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	if (!ret && cmd->option != RDMA_USER_CM_QUERY_PATH &&
 	    copy_to_user(response, &resp,
 			 min_t(size_t, out_len, sizeof(resp))))
@@ -410,14 +424,12 @@ static int ucma_connect_cmd(struct ucma_file *file, const void *req,
 
 	if (!cmd->conn_param.valid)
 		return -EINVAL;
-	ctx = ucma_get_ctx_dev(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ucma_conn_param(ctx->cm_id, &param, &cmd->conn_param);
-	mutex_lock(&ctx->mutex);
 	ret = rdma_connect(ctx->cm_id, &param);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -431,14 +443,12 @@ static int ucma_listen_cmd(struct ucma_file *file, const void *req,
 
 	if (backlog <= 0 || backlog > UCMA_MAX_BACKLOG)
 		backlog = UCMA_MAX_BACKLOG;
-	ctx = ucma_get_ctx(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	atomic_set(&ctx->backlog, backlog);
-	mutex_lock(&ctx->mutex);
 	ret = rdma_listen(ctx->cm_id, backlog);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -450,10 +460,9 @@ static int ucma_accept_cmd(struct ucma_file *file, const void *req,
 	struct ucma_context *ctx;
 	int ret;
 
-	ctx = ucma_get_ctx_dev(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	if (cmd->conn_param.valid) {
 		/*
 		 * The passive side: from now on the new id's events reach
@@ -467,8 +476,7 @@ static int ucma_accept_cmd(struct ucma_file *file, const void *req,
 		/* The active side after its REP: the RTU, nothing else. */
 		ret = rdma_accept(ctx->cm_id, NULL);
 	}
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -483,14 +491,12 @@ static int ucma_reject_cmd(struct ucma_file *file, const void *req,
 	if (reason != IB_CM_REJ_CONSUMER_DEFINED &&
 	    reason != IB_CM_REJ_VENDOR_OPTION_NOT_SUPPORTED)
 		return -EINVAL;
-	ctx = ucma_get_ctx_dev(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	ret = rdma_reject(ctx->cm_id, cmd->private_data, cmd->private_data_len,
 			  reason);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -501,13 +507,11 @@ static int ucma_disconnect_cmd(struct ucma_file *file, const void *req,
 	struct ucma_context *ctx;
 	int ret;
 
-	ctx = ucma_get_ctx_dev(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	ret = rdma_disconnect(ctx->cm_id);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -562,16 +566,14 @@ static int ucma_init_qp_attr_cmd(struct ucma_file *file, const void *req,
 	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
 	if (!attr)
 		return -ENOMEM;
-	ctx = ucma_get_ctx_dev(file, cmd->id);
+	attr->qp_state = cmd->qp_state;
+	ctx = ucma_lock_ctx(file, cmd->id, true);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);
 		goto out;
 	}
-	attr->qp_state = cmd->qp_state;
-	mutex_lock(&ctx->mutex);
 	ret = rdma_init_qp_attr(ctx->cm_id, attr, &mask);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	if (ret)
 		goto out;
 	ucma_qp_attr_to_user(&resp, attr, mask);
@@ -654,14 +656,12 @@ static int ucma_notify_cmd(struct ucma_file *file, const void *req,
 	struct ucma_context *ctx;
 	int ret;
 
-	ctx = ucma_get_ctx(file, cmd->id);
+	ctx = ucma_lock_ctx(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	ret = ctx->cm_id->device ?
 	      rdma_notify(ctx->cm_id, (enum ib_event_type)cmd->event) : -EINVAL;
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -684,10 +684,9 @@ static int ucma_join(struct ucma_file *file, u32 id, u64 uid,
 	else
 		return -EINVAL;
 
-	ctx = ucma_get_ctx_dev(file, id);
+	ctx = ucma_lock_ctx(file, id, true);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	mutex_lock(&ctx->mutex);
 	ret = ucma_charge_id(ctx->file);
 	if (ret)
 		goto err_unlock;
@@ -715,8 +714,7 @@ static int ucma_join(struct ucma_file *file, u32 id, u64 uid,
 	}
 	list_add_tail(&mc->list, &ctx->mc_list);
 	xa_store(&ucma_mcasts, mc->id, mc, GFP_KERNEL);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return 0;
 
 err_leave:
@@ -729,8 +727,7 @@ err_free:
 err_uncharge:
 	ucma_uncharge_id(ctx->file);
 err_unlock:
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	return ret;
 }
 
@@ -810,15 +807,13 @@ static int ucma_migrate_id_cmd(struct ucma_file *new_file, const void *req,
 		ret = -EINVAL;
 		goto out_fd;
 	}
-	ctx = ucma_get_ctx(f.file->private_data, cmd->id);
+	ctx = ucma_lock_ctx(f.file->private_data, cmd->id, false);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);
 		goto out_fd;
 	}
-	mutex_lock(&ctx->mutex);
 	ret = ucma_migrate(new_file, ctx, &resp.events_reported);
-	mutex_unlock(&ctx->mutex);
-	ucma_put_ctx(ctx);
+	ucma_unlock_ctx(ctx);
 	if (!ret && copy_to_user(u64_to_user_ptr(cmd->response), &resp,
 				 sizeof(resp)))
 		ret = -EFAULT;

@@ -38,17 +38,32 @@ DEFINE_XARRAY_ALLOC(ucma_mcasts);
 
 /* --- ids ------------------------------------------------------------------ */
 
+/*
+ * The id numbered @id, if @file owns it: ENOENT for no such id, EINVAL
+ * for another file's (as in-tree).  Called under the table's lock, which
+ * keeps the id in the table (and so alive) while the caller takes a
+ * reference or erases it.
+ */
+static struct ucma_context *ucma_find_ctx(struct ucma_file *file, u32 id)
+{
+	struct ucma_context *ctx;
+
+	lockdep_assert_held(&ucma_ids.xa_lock);
+	ctx = xa_load(&ucma_ids, id);
+	if (!ctx)
+		return ERR_PTR(-ENOENT);
+	if (READ_ONCE(ctx->file) != file)
+		return ERR_PTR(-EINVAL);
+	return ctx;
+}
+
 struct ucma_context *ucma_get_ctx(struct ucma_file *file, u32 id)
 {
 	struct ucma_context *ctx;
 
 	xa_lock(&ucma_ids);
-	ctx = xa_load(&ucma_ids, id);
-	if (!ctx)
-		ctx = ERR_PTR(-ENOENT);
-	else if (READ_ONCE(ctx->file) != file)
-		ctx = ERR_PTR(-EINVAL);
-	else
+	ctx = ucma_find_ctx(file, id);
+	if (!IS_ERR(ctx))
 		refcount_inc(&ctx->ref);	/* the table holds one */
 	xa_unlock(&ucma_ids);
 	return ctx;
@@ -225,12 +240,8 @@ int ucma_destroy_id(struct ucma_file *file, u32 id)
 	struct ucma_context *ctx;
 
 	xa_lock(&ucma_ids);
-	ctx = xa_load(&ucma_ids, id);
-	if (!ctx)
-		ctx = ERR_PTR(-ENOENT);
-	else if (READ_ONCE(ctx->file) != file)
-		ctx = ERR_PTR(-EINVAL);
-	else
+	ctx = ucma_find_ctx(file, id);
+	if (!IS_ERR(ctx))
 		__xa_erase(&ucma_ids, id);
 	xa_unlock(&ucma_ids);
 	if (IS_ERR(ctx))

@@ -123,14 +123,11 @@ echo "# pyverbs: $(grep -c ' ok$' "$OUT/pyverbs-results") ok, $(grep -c ' skippe
 known=""
 [ "$STACK" = stock ] && known="tests.test_qpex.QpExTestCase.test_qp_ex_rc_atomic_write"
 # Our rxe names its netdev under device/net/ (stock's does not, so stock
-# skips test_rdmacm); the rdmacm tests then need our connection manager.
-# While our rdma_ucm provides no /dev/infiniband/rdma_cm (issue 12), they
-# are reported as missing, by name; once it does, they must pass.
-if [ "$STACK" = ours ] && [ ! -e /dev/infiniband/rdma_cm ]; then
-	known=$(grep '^tests\.test_rdmacm\.' "$OUT/pyverbs-results" | grep -vE ' (ok|skipped)$' | cut -d' ' -f1)
-	echo "# MISSING (issue 12): $(echo "$known" | grep -c .) pyverbs rdmacm tests fail without our CM"
-	t_eq "pyverbs: test_rdmacm ran on ours (device/net/ present)" 0 \
-		bash -c "grep -c '^tests\.test_rdmacm\..* skipped$' $OUT/pyverbs-results"
+# skips test_rdmacm): on ours the rdmacm tests run, through our rdma_ucm,
+# rdma_cm and ib_cm, and all 10 must pass (multicast included).
+if [ "$STACK" = ours ]; then
+	t_eq "pyverbs: test_rdmacm: 10 of 10 pass on ours" 10 \
+		grep -c '^tests\.test_rdmacm\..* ok$' "$OUT/pyverbs-results"
 fi
 t_eq "pyverbs: no failure or error${known:+ but $known}" "$known" \
 	bash -c "grep -vE ' (ok|skipped)$' $OUT/pyverbs-results | cut -d' ' -f1"

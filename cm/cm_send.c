@@ -270,6 +270,29 @@ void cm_send_rej_locked(struct cm_id_priv *priv,
 	cm_post_oneshot(priv, buf);
 }
 
+bool cm_reject_locked(struct cm_id_priv *priv, struct ib_mad_send_buf **spare,
+		      enum ib_cm_rej_reason reason, const void *ari,
+		      u8 ari_len, const void *pdata, u8 pdata_len)
+{
+	switch (priv->id.state) {
+	case IB_CM_REQ_SENT:
+	case IB_CM_MRA_REQ_RCVD:
+	case IB_CM_REQ_RCVD:
+	case IB_CM_MRA_REQ_SENT:
+	case IB_CM_REP_RCVD:
+	case IB_CM_MRA_REP_SENT:
+	case IB_CM_REP_SENT:
+	case IB_CM_MRA_REP_RCVD:
+		break;
+	default:
+		return false;
+	}
+	cm_cancel_msg_locked(priv);
+	cm_send_rej_locked(priv, spare, reason, ari, ari_len, pdata,
+			   pdata_len);
+	return true;
+}
+
 void cm_send_dreq_oneshot(struct cm_id_priv *priv,
 			  struct ib_mad_send_buf **spare)
 {
@@ -606,23 +629,11 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 	    (ari && ari_length > IB_CM_REJ_ARI_LENGTH))
 		return -EINVAL;
 	spare = cm_lock_with_spare(priv);
-	switch (cm_id->state) {
-	case IB_CM_REQ_SENT:
-	case IB_CM_MRA_REQ_RCVD:
-	case IB_CM_REQ_RCVD:
-	case IB_CM_MRA_REQ_SENT:
-	case IB_CM_REP_RCVD:
-	case IB_CM_MRA_REP_SENT:
-	case IB_CM_REP_SENT:
-	case IB_CM_MRA_REP_RCVD:
-		cm_cancel_msg_locked(priv);
-		cm_send_rej_locked(priv, &spare, reason, ari, ari_length,
-				   private_data, private_data_len);
+	if (cm_reject_locked(priv, &spare, reason, ari, ari_length,
+			     private_data, private_data_len))
 		cm_id->state = IB_CM_IDLE;
-		break;
-	default:
+	else
 		ret = -EINVAL;
-	}
 	cm_unlock_free_spare(priv, spare);
 	if (!ret)
 		cm_remove_remote(priv);

@@ -355,41 +355,27 @@ EXPORT_SYMBOL(ib_create_cm_id);
 static void cm_farewell_locked(struct cm_id_priv *priv,
 			       struct ib_mad_send_buf **spare)
 {
+	/* unanswered, the peer finds us only by what a timeout REJ carries */
+	bool unanswered = priv->id.state == IB_CM_REQ_SENT ||
+			  priv->id.state == IB_CM_MRA_REQ_RCVD;
+
 	switch (priv->id.state) {
-	case IB_CM_REQ_SENT:
-	case IB_CM_MRA_REQ_RCVD:
-		cm_cancel_msg_locked(priv);
-		cm_send_rej_locked(priv, spare, IB_CM_REJ_TIMEOUT, NULL, 0,
-				   NULL, 0);
-		break;
-	case IB_CM_REQ_RCVD:
-	case IB_CM_MRA_REQ_SENT:
-	case IB_CM_REP_RCVD:
-	case IB_CM_MRA_REP_SENT:
-	case IB_CM_REP_SENT:
-	case IB_CM_MRA_REP_RCVD:
-		cm_cancel_msg_locked(priv);
-		cm_send_rej_locked(priv, spare, IB_CM_REJ_CONSUMER_DEFINED,
-				   NULL, 0, NULL, 0);
-		break;
 	case IB_CM_ESTABLISHED:
 		cm_send_dreq_oneshot(priv, spare);
 		break;
-	case IB_CM_DREQ_SENT:
-		cm_cancel_msg_locked(priv);
-		break;
 	case IB_CM_DREQ_RCVD:
 		cm_send_drep_locked(priv, spare, NULL, 0);
-		break;
-	case IB_CM_SIDR_REQ_SENT:
-		cm_cancel_msg_locked(priv);
 		break;
 	case IB_CM_SIDR_REQ_RCVD:
 		cm_send_sidr_status(priv, spare, IB_SIDR_REJECT);
 		break;
 	default:
-		cm_cancel_msg_locked(priv);
-		break;
+		/* a handshake is rejected; anything else stops repeating */
+		if (!cm_reject_locked(priv, spare,
+				      unanswered ? IB_CM_REJ_TIMEOUT :
+						   IB_CM_REJ_CONSUMER_DEFINED,
+				      NULL, 0, NULL, 0))
+			cm_cancel_msg_locked(priv);
 	}
 	priv->id.state = IB_CM_IDLE;
 }

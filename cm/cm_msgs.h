@@ -152,6 +152,29 @@ static inline u8 cm_get_bits(const u8 *m, unsigned int off,
 	return (m[off] >> shift) & ((1u << width) - 1);
 }
 
+/*
+ * A layout is written once, as a list of its fields, and turns into the
+ * pack/unpack pair so the two cannot disagree: F(bits, member, offset)
+ * for a whole 8/16/24/32/64-bit field, B(member, offset, shift, width)
+ * for a bit field.  CM_LAYOUT(cm_x, ...) defines cm_x_pack() and
+ * cm_x_unpack().
+ */
+#define CM_PUT_FIELD(bits, f, off)	cm_put##bits(m, off, r->f);
+#define CM_GET_FIELD(bits, f, off)	r->f = cm_get##bits(m, off);
+#define CM_PUT_BITS(f, off, sh, w)	cm_put_bits(m, off, sh, w, r->f);
+#define CM_GET_BITS(f, off, sh, w)	r->f = cm_get_bits(m, off, sh, w);
+
+#define CM_LAYOUT(name, type, FIELDS)					\
+static inline void name##_pack(u8 *m, const type *r)			\
+{									\
+	FIELDS(CM_PUT_FIELD, CM_PUT_BITS)				\
+}									\
+									\
+static inline void name##_unpack(const u8 *m, type *r)			\
+{									\
+	FIELDS(CM_GET_FIELD, CM_GET_BITS)				\
+}
+
 /* ------------------------------------------------------------------ */
 /* REQ (IBTA table 99)                                                 */
 /* ------------------------------------------------------------------ */
@@ -237,61 +260,45 @@ static inline void cm_req_path_unpack(const u8 *m, unsigned int o,
 	p->local_ack_timeout = cm_get_bits(m, o + 43, 3, 5);
 }
 
+/* The REQ but for its paths. */
+#define CM_REQ_FIELDS(F, B) \
+	F(32, local_comm_id, 0) \
+	F(24, vendor_id, 5) \
+	F(64, service_id, 8) \
+	F(64, local_ca_guid, 16) \
+	F(32, local_qkey, 28) \
+	F(24, local_qpn, 32) \
+	F(8, responder_resources, 35) \
+	F(24, local_eecn, 36) \
+	F(8, initiator_depth, 39) \
+	F(24, remote_eecn, 40) \
+	B(remote_cm_response_timeout, 43, 3, 5) \
+	B(transport, 43, 1, 2) \
+	B(flow_control, 43, 0, 1) \
+	F(24, starting_psn, 44) \
+	B(local_cm_response_timeout, 47, 3, 5) \
+	B(retry_count, 47, 0, 3) \
+	F(16, pkey, 48) \
+	B(path_mtu, 50, 4, 4) \
+	B(rdc_exists, 50, 3, 1) \
+	B(rnr_retry_count, 50, 0, 3) \
+	B(max_cm_retries, 51, 4, 4) \
+	B(srq, 51, 3, 1) \
+	B(ext_transport, 51, 0, 3)
+
+CM_LAYOUT(cm_req_head, struct cm_req, CM_REQ_FIELDS)
+
 /* Writes every field but the private data; @m must be zeroed first. */
 static inline void cm_req_pack(u8 *m, const struct cm_req *r)
 {
-	cm_put32(m, 0, r->local_comm_id);
-	cm_put24(m, 5, r->vendor_id);
-	cm_put64(m, 8, r->service_id);
-	cm_put64(m, 16, r->local_ca_guid);
-	cm_put32(m, 28, r->local_qkey);
-	cm_put24(m, 32, r->local_qpn);
-	cm_put8(m, 35, r->responder_resources);
-	cm_put24(m, 36, r->local_eecn);
-	cm_put8(m, 39, r->initiator_depth);
-	cm_put24(m, 40, r->remote_eecn);
-	cm_put_bits(m, 43, 3, 5, r->remote_cm_response_timeout);
-	cm_put_bits(m, 43, 1, 2, r->transport);
-	cm_put_bits(m, 43, 0, 1, r->flow_control);
-	cm_put24(m, 44, r->starting_psn);
-	cm_put_bits(m, 47, 3, 5, r->local_cm_response_timeout);
-	cm_put_bits(m, 47, 0, 3, r->retry_count);
-	cm_put16(m, 48, r->pkey);
-	cm_put_bits(m, 50, 4, 4, r->path_mtu);
-	cm_put_bits(m, 50, 3, 1, r->rdc_exists);
-	cm_put_bits(m, 50, 0, 3, r->rnr_retry_count);
-	cm_put_bits(m, 51, 4, 4, r->max_cm_retries);
-	cm_put_bits(m, 51, 3, 1, r->srq);
-	cm_put_bits(m, 51, 0, 3, r->ext_transport);
+	cm_req_head_pack(m, r);
 	cm_req_path_pack(m, CM_REQ_PRIMARY_PATH_OFF, &r->primary);
 	cm_req_path_pack(m, CM_REQ_ALTERNATE_PATH_OFF, &r->alternate);
 }
 
 static inline void cm_req_unpack(const u8 *m, struct cm_req *r)
 {
-	r->local_comm_id = cm_get32(m, 0);
-	r->vendor_id = cm_get24(m, 5);
-	r->service_id = cm_get64(m, 8);
-	r->local_ca_guid = cm_get64(m, 16);
-	r->local_qkey = cm_get32(m, 28);
-	r->local_qpn = cm_get24(m, 32);
-	r->responder_resources = cm_get8(m, 35);
-	r->local_eecn = cm_get24(m, 36);
-	r->initiator_depth = cm_get8(m, 39);
-	r->remote_eecn = cm_get24(m, 40);
-	r->remote_cm_response_timeout = cm_get_bits(m, 43, 3, 5);
-	r->transport = cm_get_bits(m, 43, 1, 2);
-	r->flow_control = cm_get_bits(m, 43, 0, 1);
-	r->starting_psn = cm_get24(m, 44);
-	r->local_cm_response_timeout = cm_get_bits(m, 47, 3, 5);
-	r->retry_count = cm_get_bits(m, 47, 0, 3);
-	r->pkey = cm_get16(m, 48);
-	r->path_mtu = cm_get_bits(m, 50, 4, 4);
-	r->rdc_exists = cm_get_bits(m, 50, 3, 1);
-	r->rnr_retry_count = cm_get_bits(m, 50, 0, 3);
-	r->max_cm_retries = cm_get_bits(m, 51, 4, 4);
-	r->srq = cm_get_bits(m, 51, 3, 1);
-	r->ext_transport = cm_get_bits(m, 51, 0, 3);
+	cm_req_head_unpack(m, r);
 	cm_req_path_unpack(m, CM_REQ_PRIMARY_PATH_OFF, &r->primary);
 	cm_req_path_unpack(m, CM_REQ_ALTERNATE_PATH_OFF, &r->alternate);
 }
@@ -307,21 +314,13 @@ struct cm_mra {
 	u8 service_timeout;	/* 5 bits */
 };
 
-static inline void cm_mra_pack(u8 *m, const struct cm_mra *r)
-{
-	cm_put32(m, 0, r->local_comm_id);
-	cm_put32(m, 4, r->remote_comm_id);
-	cm_put_bits(m, 8, 6, 2, r->message_mraed);
-	cm_put_bits(m, 9, 3, 5, r->service_timeout);
-}
+#define CM_MRA_FIELDS(F, B) \
+	F(32, local_comm_id, 0) \
+	F(32, remote_comm_id, 4) \
+	B(message_mraed, 8, 6, 2) \
+	B(service_timeout, 9, 3, 5)
 
-static inline void cm_mra_unpack(const u8 *m, struct cm_mra *r)
-{
-	r->local_comm_id = cm_get32(m, 0);
-	r->remote_comm_id = cm_get32(m, 4);
-	r->message_mraed = cm_get_bits(m, 8, 6, 2);
-	r->service_timeout = cm_get_bits(m, 9, 3, 5);
-}
+CM_LAYOUT(cm_mra, struct cm_mra, CM_MRA_FIELDS)
 
 struct cm_rej {
 	u32 local_comm_id;
@@ -331,23 +330,14 @@ struct cm_rej {
 	u16 reason;
 };
 
-static inline void cm_rej_pack(u8 *m, const struct cm_rej *r)
-{
-	cm_put32(m, 0, r->local_comm_id);
-	cm_put32(m, 4, r->remote_comm_id);
-	cm_put_bits(m, 8, 6, 2, r->message_rejected);
-	cm_put_bits(m, 9, 1, 7, r->ari_length);
-	cm_put16(m, 10, r->reason);
-}
+#define CM_REJ_FIELDS(F, B) \
+	F(32, local_comm_id, 0) \
+	F(32, remote_comm_id, 4) \
+	B(message_rejected, 8, 6, 2) \
+	B(ari_length, 9, 1, 7) \
+	F(16, reason, 10)
 
-static inline void cm_rej_unpack(const u8 *m, struct cm_rej *r)
-{
-	r->local_comm_id = cm_get32(m, 0);
-	r->remote_comm_id = cm_get32(m, 4);
-	r->message_rejected = cm_get_bits(m, 8, 6, 2);
-	r->ari_length = cm_get_bits(m, 9, 1, 7);
-	r->reason = cm_get16(m, 10);
-}
+CM_LAYOUT(cm_rej, struct cm_rej, CM_REJ_FIELDS)
 
 /* ------------------------------------------------------------------ */
 /* REP (table 105)                                                     */
@@ -370,41 +360,23 @@ struct cm_rep {
 	u64 local_ca_guid;
 };
 
-static inline void cm_rep_pack(u8 *m, const struct cm_rep *r)
-{
-	cm_put32(m, 0, r->local_comm_id);
-	cm_put32(m, 4, r->remote_comm_id);
-	cm_put32(m, 8, r->local_qkey);
-	cm_put24(m, 12, r->local_qpn);
-	cm_put24(m, 16, r->local_eecn);
-	cm_put24(m, 20, r->starting_psn);
-	cm_put8(m, 24, r->responder_resources);
-	cm_put8(m, 25, r->initiator_depth);
-	cm_put_bits(m, 26, 3, 5, r->target_ack_delay);
-	cm_put_bits(m, 26, 1, 2, r->failover_accepted);
-	cm_put_bits(m, 26, 0, 1, r->flow_control);
-	cm_put_bits(m, 27, 5, 3, r->rnr_retry_count);
-	cm_put_bits(m, 27, 4, 1, r->srq);
-	cm_put64(m, 28, r->local_ca_guid);
-}
+#define CM_REP_FIELDS(F, B) \
+	F(32, local_comm_id, 0) \
+	F(32, remote_comm_id, 4) \
+	F(32, local_qkey, 8) \
+	F(24, local_qpn, 12) \
+	F(24, local_eecn, 16) \
+	F(24, starting_psn, 20) \
+	F(8, responder_resources, 24) \
+	F(8, initiator_depth, 25) \
+	B(target_ack_delay, 26, 3, 5) \
+	B(failover_accepted, 26, 1, 2) \
+	B(flow_control, 26, 0, 1) \
+	B(rnr_retry_count, 27, 5, 3) \
+	B(srq, 27, 4, 1) \
+	F(64, local_ca_guid, 28)
 
-static inline void cm_rep_unpack(const u8 *m, struct cm_rep *r)
-{
-	r->local_comm_id = cm_get32(m, 0);
-	r->remote_comm_id = cm_get32(m, 4);
-	r->local_qkey = cm_get32(m, 8);
-	r->local_qpn = cm_get24(m, 12);
-	r->local_eecn = cm_get24(m, 16);
-	r->starting_psn = cm_get24(m, 20);
-	r->responder_resources = cm_get8(m, 24);
-	r->initiator_depth = cm_get8(m, 25);
-	r->target_ack_delay = cm_get_bits(m, 26, 3, 5);
-	r->failover_accepted = cm_get_bits(m, 26, 1, 2);
-	r->flow_control = cm_get_bits(m, 26, 0, 1);
-	r->rnr_retry_count = cm_get_bits(m, 27, 5, 3);
-	r->srq = cm_get_bits(m, 27, 4, 1);
-	r->local_ca_guid = cm_get64(m, 28);
-}
+CM_LAYOUT(cm_rep, struct cm_rep, CM_REP_FIELDS)
 
 /* ------------------------------------------------------------------ */
 /* RTU, DREQ, DREP (tables 106, 107, 108): the comm ID pair            */
@@ -452,19 +424,12 @@ struct cm_sidr_req {
 	u64 service_id;
 };
 
-static inline void cm_sidr_req_pack(u8 *m, const struct cm_sidr_req *r)
-{
-	cm_put32(m, 0, r->request_id);
-	cm_put16(m, 4, r->pkey);
-	cm_put64(m, 8, r->service_id);
-}
+#define CM_SIDR_REQ_FIELDS(F, B) \
+	F(32, request_id, 0) \
+	F(16, pkey, 4) \
+	F(64, service_id, 8)
 
-static inline void cm_sidr_req_unpack(const u8 *m, struct cm_sidr_req *r)
-{
-	r->request_id = cm_get32(m, 0);
-	r->pkey = cm_get16(m, 4);
-	r->service_id = cm_get64(m, 8);
-}
+CM_LAYOUT(cm_sidr_req, struct cm_sidr_req, CM_SIDR_REQ_FIELDS)
 
 struct cm_sidr_rep {
 	u32 request_id;
@@ -475,25 +440,15 @@ struct cm_sidr_rep {
 	u32 qkey;
 };
 
-static inline void cm_sidr_rep_pack(u8 *m, const struct cm_sidr_rep *r)
-{
-	cm_put32(m, 0, r->request_id);
-	cm_put8(m, 4, r->status);
-	cm_put8(m, 5, r->info_length);
-	cm_put24(m, 8, r->qpn);
-	cm_put64(m, 12, r->service_id);
-	cm_put32(m, 20, r->qkey);
-}
+#define CM_SIDR_REP_FIELDS(F, B) \
+	F(32, request_id, 0) \
+	F(8, status, 4) \
+	F(8, info_length, 5) \
+	F(24, qpn, 8) \
+	F(64, service_id, 12) \
+	F(32, qkey, 20)
 
-static inline void cm_sidr_rep_unpack(const u8 *m, struct cm_sidr_rep *r)
-{
-	r->request_id = cm_get32(m, 0);
-	r->status = cm_get8(m, 4);
-	r->info_length = cm_get8(m, 5);
-	r->qpn = cm_get24(m, 8);
-	r->service_id = cm_get64(m, 12);
-	r->qkey = cm_get32(m, 20);
-}
+CM_LAYOUT(cm_sidr_rep, struct cm_sidr_rep, CM_SIDR_REP_FIELDS)
 
 /* ------------------------------------------------------------------ */
 /* Timeouts                                                            */

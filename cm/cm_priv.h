@@ -203,6 +203,14 @@ void cm_send_rej_locked(struct cm_id_priv *priv,
 			struct ib_mad_send_buf **spare,
 			enum ib_cm_rej_reason reason, const void *ari,
 			u8 ari_len, const void *pdata, u8 pdata_len);
+/*
+ * A connection being set up (REQ sent or received up to the RTU): stop
+ * repeating our message and send the REJ; false, doing nothing, in any
+ * other state.  The caller moves the state on.
+ */
+bool cm_reject_locked(struct cm_id_priv *priv, struct ib_mad_send_buf **spare,
+		      enum ib_cm_rej_reason reason, const void *ari,
+		      u8 ari_len, const void *pdata, u8 pdata_len);
 void cm_send_dreq_oneshot(struct cm_id_priv *priv,
 			  struct ib_mad_send_buf **spare);
 void cm_send_drep_locked(struct cm_id_priv *priv,

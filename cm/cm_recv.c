@@ -79,6 +79,28 @@ static void cm_answer_unknown(struct cm_rx *rx, u16 attr,
 	cm_post(rx->port, buf);
 }
 
+/*
+ * The message fits none of the id's states: let go of priv->lock, taken
+ * by the caller, and of the event; @dup if it repeats one we handled.
+ */
+static void cm_rx_drop(struct cm_rx *rx, struct cm_id_priv *priv,
+		       struct cm_event_work *ev, bool dup)
+	__releases(&priv->lock)
+{
+	spin_unlock_irq(&priv->lock);
+	if (dup)
+		cm_dup(rx);
+	kfree(ev);
+}
+
+/* Hand @ev, its private data at @pdata_off, to the id's handler. */
+static void cm_rx_deliver(struct cm_id_priv *priv, struct cm_event_work *ev,
+			  unsigned int pdata_off)
+{
+	ev->event.private_data = ev->msg + pdata_off;
+	cm_queue_event(priv, ev);
+}
+
 /* The id our comm ID (at @off of the message) names, referenced. */
 static struct cm_id_priv *cm_rx_id(struct cm_rx *rx, unsigned int off)
 {
@@ -241,8 +263,7 @@ static void cm_rx_req(struct cm_rx *rx)
 	p->retry_count = req.retry_count;
 	p->rnr_retry_count = req.rnr_retry_count;
 	p->srq = req.srq;
-	ev->event.private_data = ev->msg + CM_REQ_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, CM_REQ_PDATA_OFF);
 }
 
 static void cm_rx_rep(struct cm_rx *rx)
@@ -273,13 +294,10 @@ static void cm_rx_rep(struct cm_rx *rx)
 		fallthrough;
 	case IB_CM_REP_RCVD:
 	case IB_CM_MRA_REP_SENT:
-		spin_unlock_irq(&priv->lock);
-		cm_dup(rx);
-		kfree(ev);
+		cm_rx_drop(rx, priv, ev, true);
 		goto out;
 	default:
-		spin_unlock_irq(&priv->lock);
-		kfree(ev);
+		cm_rx_drop(rx, priv, ev, false);
 		goto out;
 	}
 	cm_cancel_msg_locked(priv);
@@ -308,8 +326,7 @@ static void cm_rx_rep(struct cm_rx *rx)
 	p->flow_control = rep.flow_control;
 	p->rnr_retry_count = rep.rnr_retry_count;
 	p->srq = rep.srq;
-	ev->event.private_data = ev->msg + CM_REP_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, CM_REP_PDATA_OFF);
 out:
 	ib_free_send_mad(spare);
 	cm_put(priv);
@@ -327,31 +344,43 @@ static struct cm_id_priv *cm_rx_pair(struct cm_rx *rx)
 	return priv;
 }
 
-static void cm_rx_rtu(struct cm_rx *rx)
+/*
+ * RTU and DREP answer the message we are repeating (REP, DREQ): taken in
+ * state @s1 or @s2, they end it and move the id to @next (TIMEWAIT by
+ * way of its timer); in any other state they are duplicates.
+ */
+static void cm_rx_final(struct cm_rx *rx, enum ib_cm_event_type type,
+			enum ib_cm_state s1, enum ib_cm_state s2,
+			enum ib_cm_state next, unsigned int pdata_off)
 {
 	struct cm_id_priv *priv = cm_rx_pair(rx);
 	struct cm_event_work *ev;
 
 	if (!priv)
 		return;
-	ev = cm_alloc_event(IB_CM_RTU_RECEIVED, rx->msg);
+	ev = cm_alloc_event(type, rx->msg);
 	if (!ev)
 		goto out;
 	spin_lock_irq(&priv->lock);
-	if (priv->id.state != IB_CM_REP_SENT &&
-	    priv->id.state != IB_CM_MRA_REP_RCVD) {
-		spin_unlock_irq(&priv->lock);
-		cm_dup(rx);
-		kfree(ev);
+	if (priv->id.state != s1 && priv->id.state != s2) {
+		cm_rx_drop(rx, priv, ev, true);
 		goto out;
 	}
 	cm_cancel_msg_locked(priv);
-	priv->id.state = IB_CM_ESTABLISHED;
+	if (next == IB_CM_TIMEWAIT)
+		cm_enter_timewait(priv);
+	else
+		priv->id.state = next;
 	spin_unlock_irq(&priv->lock);
-	ev->event.private_data = ev->msg + CM_RTU_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, pdata_off);
 out:
 	cm_put(priv);
+}
+
+static void cm_rx_rtu(struct cm_rx *rx)
+{
+	cm_rx_final(rx, IB_CM_RTU_RECEIVED, IB_CM_REP_SENT,
+		    IB_CM_MRA_REP_RCVD, IB_CM_ESTABLISHED, CM_RTU_PDATA_OFF);
 }
 
 static void cm_rx_mra(struct cm_rx *rx)
@@ -378,17 +407,14 @@ static void cm_rx_mra(struct cm_rx *rx)
 		   priv->id.remote_id == cpu_to_be32(mra.local_comm_id)) {
 		priv->id.state = IB_CM_MRA_REP_RCVD;
 	} else {
-		spin_unlock_irq(&priv->lock);
-		cm_dup(rx);
-		kfree(ev);
+		cm_rx_drop(rx, priv, ev, true);
 		goto out;
 	}
 	if (priv->msg)
 		ib_modify_mad(priv->msg, ms);
 	spin_unlock_irq(&priv->lock);
 	ev->event.param.mra_rcvd.service_timeout = mra.service_timeout;
-	ev->event.private_data = ev->msg + CM_MRA_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, CM_MRA_PDATA_OFF);
 out:
 	cm_put(priv);
 }
@@ -430,8 +456,7 @@ static void cm_rx_rej(struct cm_rx *rx)
 		ok = false;
 	}
 	if (!ok) {
-		spin_unlock_irq(&priv->lock);
-		kfree(ev);
+		cm_rx_drop(rx, priv, ev, false);
 		goto out;
 	}
 	cm_cancel_msg_locked(priv);
@@ -444,8 +469,7 @@ static void cm_rx_rej(struct cm_rx *rx)
 	ev->event.param.rej_rcvd.reason = rej.reason;
 	ev->event.param.rej_rcvd.ari = ev->msg + CM_REJ_ARI_OFF;
 	ev->event.param.rej_rcvd.ari_length = rej.ari_length;
-	ev->event.private_data = ev->msg + CM_REJ_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, CM_REJ_PDATA_OFF);
 out:
 	cm_put(priv);
 }
@@ -479,20 +503,16 @@ static void cm_rx_dreq(struct cm_rx *rx)
 		cm_resend_last(priv, &spare);
 		fallthrough;
 	case IB_CM_DREQ_RCVD:
-		spin_unlock_irq(&priv->lock);
-		cm_dup(rx);
-		kfree(ev);
+		cm_rx_drop(rx, priv, ev, true);
 		goto out;
 	default:
-		spin_unlock_irq(&priv->lock);
-		kfree(ev);
+		cm_rx_drop(rx, priv, ev, false);
 		goto out;
 	}
 	priv->tid = rx->wc->mad->mad_hdr.tid;
 	priv->id.state = IB_CM_DREQ_RCVD;
 	spin_unlock_irq(&priv->lock);
-	ev->event.private_data = ev->msg + CM_DREQ_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, CM_DREQ_PDATA_OFF);
 out:
 	ib_free_send_mad(spare);
 	cm_put(priv);
@@ -500,29 +520,8 @@ out:
 
 static void cm_rx_drep(struct cm_rx *rx)
 {
-	struct cm_id_priv *priv = cm_rx_pair(rx);
-	struct cm_event_work *ev;
-
-	if (!priv)
-		return;
-	ev = cm_alloc_event(IB_CM_DREP_RECEIVED, rx->msg);
-	if (!ev)
-		goto out;
-	spin_lock_irq(&priv->lock);
-	if (priv->id.state != IB_CM_DREQ_SENT &&
-	    priv->id.state != IB_CM_DREQ_RCVD) {
-		spin_unlock_irq(&priv->lock);
-		cm_dup(rx);
-		kfree(ev);
-		goto out;
-	}
-	cm_cancel_msg_locked(priv);
-	cm_enter_timewait(priv);
-	spin_unlock_irq(&priv->lock);
-	ev->event.private_data = ev->msg + CM_DREP_PDATA_OFF;
-	cm_queue_event(priv, ev);
-out:
-	cm_put(priv);
+	cm_rx_final(rx, IB_CM_DREP_RECEIVED, IB_CM_DREQ_SENT,
+		    IB_CM_DREQ_RCVD, IB_CM_TIMEWAIT, CM_DREP_PDATA_OFF);
 }
 
 /*
@@ -593,8 +592,7 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 	p->bth_pkey = q.pkey;
 	p->port = rx->port->port_num;
 	p->pkey = q.pkey;
-	ev->event.private_data = ev->msg + CM_SIDR_REQ_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, CM_SIDR_REQ_PDATA_OFF);
 }
 
 static void cm_rx_sidr_rep(struct cm_rx *rx)
@@ -612,9 +610,7 @@ static void cm_rx_sidr_rep(struct cm_rx *rx)
 		goto out;
 	spin_lock_irq(&priv->lock);
 	if (priv->id.state != IB_CM_SIDR_REQ_SENT) {
-		spin_unlock_irq(&priv->lock);
-		cm_dup(rx);
-		kfree(ev);
+		cm_rx_drop(rx, priv, ev, true);
 		goto out;
 	}
 	cm_cancel_msg_locked(priv);
@@ -627,8 +623,7 @@ static void cm_rx_sidr_rep(struct cm_rx *rx)
 	p->info = ev->msg + CM_SIDR_REP_INFO_OFF;
 	p->info_len = min_t(u8, r.info_length, CM_SIDR_REP_INFO_LEN);
 	p->sgid_attr = priv->sgid_attr;
-	ev->event.private_data = ev->msg + CM_SIDR_REP_PDATA_OFF;
-	cm_queue_event(priv, ev);
+	cm_rx_deliver(priv, ev, CM_SIDR_REP_PDATA_OFF);
 out:
 	cm_put(priv);
 }

@@ -98,9 +98,12 @@ int cm_post(struct cm_port *port, struct ib_mad_send_buf *buf)
 	return 0;
 }
 
-/* Post @buf as the id's waiting message: answered, cancelled or failed. */
+/*
+ * Post @buf as the id's waiting message (answered, cancelled or failed)
+ * and, once it is out, move the id to @next.
+ */
 static int cm_post_waiting(struct cm_id_priv *priv, struct ib_mad_send_buf *buf,
-			   u32 timeout_ms, u8 retries)
+			   u32 timeout_ms, u8 retries, enum ib_cm_state next)
 {
 	buf->timeout_ms = timeout_ms;
 	buf->retries = retries;
@@ -111,6 +114,7 @@ static int cm_post_waiting(struct cm_id_priv *priv, struct ib_mad_send_buf *buf,
 		priv->msg = NULL;
 		return -EIO;
 	}
+	priv->id.state = next;
 	return 0;
 }
 
@@ -153,6 +157,62 @@ static u8 cm_pdata_copy(u8 *dst, unsigned int max, const void *src,
 	return len;
 }
 
+/* Where each message keeps its private data (none for LAP and APR). */
+#define CM_PDATA(attr, o, l) \
+	[(attr) - CM_ATTR_REQ] = { .off = (o), .len = (l) }
+static const struct {
+	u8 off;
+	u8 len;
+} cm_pdata_area[CM_NR_ATTRS] = {
+	CM_PDATA(CM_ATTR_REQ, CM_REQ_PDATA_OFF, CM_REQ_PDATA_LEN),
+	CM_PDATA(CM_ATTR_MRA, CM_MRA_PDATA_OFF, CM_MRA_PDATA_LEN),
+	CM_PDATA(CM_ATTR_REJ, CM_REJ_PDATA_OFF, CM_REJ_PDATA_LEN),
+	CM_PDATA(CM_ATTR_REP, CM_REP_PDATA_OFF, CM_REP_PDATA_LEN),
+	CM_PDATA(CM_ATTR_RTU, CM_RTU_PDATA_OFF, CM_RTU_PDATA_LEN),
+	CM_PDATA(CM_ATTR_DREQ, CM_DREQ_PDATA_OFF, CM_DREQ_PDATA_LEN),
+	CM_PDATA(CM_ATTR_DREP, CM_DREP_PDATA_OFF, CM_DREP_PDATA_LEN),
+	CM_PDATA(CM_ATTR_SIDR_REQ, CM_SIDR_REQ_PDATA_OFF,
+		 CM_SIDR_REQ_PDATA_LEN),
+	CM_PDATA(CM_ATTR_SIDR_REP, CM_SIDR_REP_PDATA_OFF,
+		 CM_SIDR_REP_PDATA_LEN),
+};
+#undef CM_PDATA
+
+/*
+ * cm_take() with the private data already in place: the packers write
+ * only the fixed fields before it, so the order does not matter.
+ */
+static struct ib_mad_send_buf *cm_take_pdata(struct ib_mad_send_buf **spare,
+					     u16 attr_id, __be64 tid,
+					     const void *pdata, u8 pdata_len)
+{
+	struct ib_mad_send_buf *buf = cm_take(spare, attr_id, tid);
+	int i = cm_attr_index(attr_id);
+
+	if (buf && i >= 0)
+		cm_pdata_copy(cm_msg_data(buf) + cm_pdata_area[i].off,
+			      cm_pdata_area[i].len, pdata, pdata_len);
+	return buf;
+}
+
+/* Our side's and the peer's communication IDs, as the messages carry them. */
+static struct cm_ids cm_comm_ids(struct cm_id_priv *priv)
+{
+	struct cm_ids ids = {
+		.local_comm_id = be32_to_cpu(priv->id.local_id),
+		.remote_comm_id = be32_to_cpu(priv->id.remote_id),
+	};
+
+	return ids;
+}
+
+/* A fresh transaction ID for a request we start. */
+static __be64 cm_new_tid(struct cm_id_priv *priv)
+{
+	return cpu_to_be64((u64)priv->port->hi_tid << 32 |
+			   be32_to_cpu(priv->id.local_id));
+}
+
 /* How long until an answer is due: the peer's time plus a round trip. */
 static u32 cm_wait_ms(struct cm_id_priv *priv, u8 peer_timeout)
 {
@@ -166,9 +226,10 @@ void cm_send_rej_locked(struct cm_id_priv *priv,
 			u8 ari_len, const void *pdata, u8 pdata_len)
 {
 	struct ib_mad_send_buf *buf;
+	struct cm_ids ids = cm_comm_ids(priv);
 	struct cm_rej rej = {
-		.local_comm_id = be32_to_cpu(priv->id.local_id),
-		.remote_comm_id = be32_to_cpu(priv->id.remote_id),
+		.local_comm_id = ids.local_comm_id,
+		.remote_comm_id = ids.remote_comm_id,
 		.reason = reason,
 	};
 	u8 *m;
@@ -192,7 +253,7 @@ void cm_send_rej_locked(struct cm_id_priv *priv,
 		rej.remote_comm_id = 0;
 	if (priv->id.state == IB_CM_REQ_RCVD)	/* as the in-tree CM does */
 		rej.local_comm_id = 0;
-	buf = cm_take(spare, CM_ATTR_REJ, priv->tid);
+	buf = cm_take_pdata(spare, CM_ATTR_REJ, priv->tid, pdata, pdata_len);
 	if (!buf)
 		return;
 	m = cm_msg_data(buf);
@@ -206,24 +267,40 @@ void cm_send_rej_locked(struct cm_id_priv *priv,
 		memcpy(m + CM_REJ_ARI_OFF, ari, rej.ari_length);
 	}
 	cm_rej_pack(m, &rej);
-	cm_pdata_copy(m + CM_REJ_PDATA_OFF, CM_REJ_PDATA_LEN, pdata,
-		      pdata_len);
 	cm_post_oneshot(priv, buf);
+}
+
+bool cm_reject_locked(struct cm_id_priv *priv, struct ib_mad_send_buf **spare,
+		      enum ib_cm_rej_reason reason, const void *ari,
+		      u8 ari_len, const void *pdata, u8 pdata_len)
+{
+	switch (priv->id.state) {
+	case IB_CM_REQ_SENT:
+	case IB_CM_MRA_REQ_RCVD:
+	case IB_CM_REQ_RCVD:
+	case IB_CM_MRA_REQ_SENT:
+	case IB_CM_REP_RCVD:
+	case IB_CM_MRA_REP_SENT:
+	case IB_CM_REP_SENT:
+	case IB_CM_MRA_REP_RCVD:
+		break;
+	default:
+		return false;
+	}
+	cm_cancel_msg_locked(priv);
+	cm_send_rej_locked(priv, spare, reason, ari, ari_len, pdata,
+			   pdata_len);
+	return true;
 }
 
 void cm_send_dreq_oneshot(struct cm_id_priv *priv,
 			  struct ib_mad_send_buf **spare)
 {
 	struct ib_mad_send_buf *buf;
-	struct cm_ids d = {
-		.local_comm_id = be32_to_cpu(priv->id.local_id),
-		.remote_comm_id = be32_to_cpu(priv->id.remote_id),
-		.remote_qpn = priv->remote_qpn,
-	};
+	struct cm_ids d = cm_comm_ids(priv);
 
-	buf = cm_take(spare, CM_ATTR_DREQ,
-		      cpu_to_be64((u64)priv->port->hi_tid << 32 |
-				  be32_to_cpu(priv->id.local_id)));
+	d.remote_qpn = priv->remote_qpn;
+	buf = cm_take(spare, CM_ATTR_DREQ, cm_new_tid(priv));
 	if (!buf)
 		return;
 	cm_dreq_pack(cm_msg_data(buf), &d);
@@ -235,19 +312,12 @@ void cm_send_drep_locked(struct cm_id_priv *priv,
 			 u8 pdata_len)
 {
 	struct ib_mad_send_buf *buf;
-	struct cm_ids d = {
-		.local_comm_id = be32_to_cpu(priv->id.local_id),
-		.remote_comm_id = be32_to_cpu(priv->id.remote_id),
-	};
-	u8 *m;
+	struct cm_ids d = cm_comm_ids(priv);
 
-	buf = cm_take(spare, CM_ATTR_DREP, priv->tid);
+	buf = cm_take_pdata(spare, CM_ATTR_DREP, priv->tid, pdata, pdata_len);
 	if (!buf)
 		return;
-	m = cm_msg_data(buf);
-	cm_ids_pack(m, &d);
-	cm_pdata_copy(m + CM_DREP_PDATA_OFF, CM_DREP_PDATA_LEN, pdata,
-		      pdata_len);
+	cm_ids_pack(cm_msg_data(buf), &d);
 	cm_post_oneshot(priv, buf);
 }
 
@@ -273,10 +343,48 @@ void cm_send_sidr_status(struct cm_id_priv *priv,
 /* The API                                                             */
 /* ------------------------------------------------------------------ */
 
-static __be64 cm_new_tid(struct cm_id_priv *priv)
+/*
+ * Every call makes its spare buffer first, as making its AH may sleep,
+ * then takes the id's lock; it drops the lock before freeing what is
+ * left of the spare.
+ */
+static struct ib_mad_send_buf *cm_lock_with_spare(struct cm_id_priv *priv)
+	__acquires(&priv->lock)
 {
-	return cpu_to_be64((u64)priv->port->hi_tid << 32 |
-			   be32_to_cpu(priv->id.local_id));
+	struct ib_mad_send_buf *spare = cm_alloc_msg(priv);
+
+	spin_lock_irq(&priv->lock);
+	return spare;
+}
+
+static void cm_unlock_free_spare(struct cm_id_priv *priv,
+				 struct ib_mad_send_buf *spare)
+	__releases(&priv->lock)
+{
+	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
+}
+
+/* A waiting message allows the peer its own time plus a round trip. */
+static int cm_post_awaiting_peer(struct cm_id_priv *priv,
+				 struct ib_mad_send_buf *buf,
+				 enum ib_cm_state next)
+{
+	return cm_post_waiting(priv, buf,
+			       cm_wait_ms(priv,
+					  priv->remote_cm_response_timeout),
+			       priv->max_cm_retries, next);
+}
+
+/* A one-shot answer that, once out, moves the id to @next. */
+static int cm_post_answer(struct cm_id_priv *priv, struct ib_mad_send_buf *buf,
+			  enum ib_cm_state next)
+{
+	int ret = cm_post_oneshot(priv, buf);
+
+	if (!ret)
+		priv->id.state = next;
+	return ret;
 }
 
 int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
@@ -286,7 +394,6 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	struct ib_cm_path *p = param->primary_path;
 	struct ib_mad_send_buf *buf;
 	struct cm_req req = {};
-	u8 *m;
 	int ret;
 
 	if (!p || param->private_data_len > IB_CM_REQ_PRIVATE_DATA_SIZE ||
@@ -298,8 +405,7 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	if (ret)
 		return ret;
 
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	if (cm_id->state != IB_CM_IDLE) {
 		ret = -EINVAL;
 		goto out;
@@ -357,24 +463,16 @@ int ib_send_cm_req(struct ib_cm_id *cm_id, struct ib_cm_req_param *param)
 	req.primary.subnet_local = p->hop_limit <= 1;
 	req.primary.local_ack_timeout = priv->local_ack_timeout;
 
-	buf = cm_take(&spare, CM_ATTR_REQ, priv->tid);
+	buf = cm_take_pdata(&spare, CM_ATTR_REQ, priv->tid,
+			    param->private_data, param->private_data_len);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	m = cm_msg_data(buf);
-	cm_req_pack(m, &req);
-	cm_pdata_copy(m + CM_REQ_PDATA_OFF, CM_REQ_PDATA_LEN,
-		      param->private_data, param->private_data_len);
-	ret = cm_post_waiting(priv, buf,
-			      cm_wait_ms(priv,
-					 param->remote_cm_response_timeout),
-			      priv->max_cm_retries);
-	if (!ret)
-		cm_id->state = IB_CM_REQ_SENT;
+	cm_req_pack(cm_msg_data(buf), &req);
+	ret = cm_post_awaiting_peer(priv, buf, IB_CM_REQ_SENT);
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_req);
@@ -385,13 +483,11 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_rep rep = {};
-	u8 *m;
 	int ret;
 
 	if (param->private_data_len > IB_CM_REP_PRIVATE_DATA_SIZE)
 		return -EINVAL;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	if (cm_id->state != IB_CM_REQ_RCVD &&
 	    cm_id->state != IB_CM_MRA_REQ_SENT) {
 		ret = -EINVAL;
@@ -417,24 +513,16 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 	rep.srq = param->srq;
 	rep.local_ca_guid = be64_to_cpu(cm_id->device->node_guid);
 
-	buf = cm_take(&spare, CM_ATTR_REP, priv->tid);
+	buf = cm_take_pdata(&spare, CM_ATTR_REP, priv->tid,
+			    param->private_data, param->private_data_len);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	m = cm_msg_data(buf);
-	cm_rep_pack(m, &rep);
-	cm_pdata_copy(m + CM_REP_PDATA_OFF, CM_REP_PDATA_LEN,
-		      param->private_data, param->private_data_len);
-	ret = cm_post_waiting(priv, buf,
-			      cm_wait_ms(priv,
-					 priv->remote_cm_response_timeout),
-			      priv->max_cm_retries);
-	if (!ret)
-		cm_id->state = IB_CM_REP_SENT;
+	cm_rep_pack(cm_msg_data(buf), &rep);
+	ret = cm_post_awaiting_peer(priv, buf, IB_CM_REP_SENT);
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_rep);
@@ -446,35 +534,27 @@ int ib_send_cm_rtu(struct ib_cm_id *cm_id, const void *private_data,
 	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_ids ids;
-	u8 *m;
 	int ret = 0;
 
 	if (private_data_len > IB_CM_RTU_PRIVATE_DATA_SIZE)
 		return -EINVAL;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	if (cm_id->state != IB_CM_REP_RCVD &&
 	    cm_id->state != IB_CM_MRA_REP_SENT) {
 		ret = -EINVAL;
 		goto out;
 	}
-	buf = cm_take(&spare, CM_ATTR_RTU, priv->tid);
+	buf = cm_take_pdata(&spare, CM_ATTR_RTU, priv->tid, private_data,
+			    private_data_len);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ids.local_comm_id = be32_to_cpu(cm_id->local_id);
-	ids.remote_comm_id = be32_to_cpu(cm_id->remote_id);
-	m = cm_msg_data(buf);
-	cm_ids_pack(m, &ids);
-	cm_pdata_copy(m + CM_RTU_PDATA_OFF, CM_RTU_PDATA_LEN, private_data,
-		      private_data_len);
-	ret = cm_post_oneshot(priv, buf);
-	if (!ret)
-		cm_id->state = IB_CM_ESTABLISHED;
+	ids = cm_comm_ids(priv);
+	cm_ids_pack(cm_msg_data(buf), &ids);
+	ret = cm_post_answer(priv, buf, IB_CM_ESTABLISHED);
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_rtu);
@@ -486,41 +566,30 @@ int ib_send_cm_dreq(struct ib_cm_id *cm_id, const void *private_data,
 	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_ids d;
-	u8 *m;
 	int ret;
 
 	if (private_data_len > IB_CM_DREQ_PRIVATE_DATA_SIZE)
 		return -EINVAL;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	if (cm_id->state != IB_CM_ESTABLISHED) {
 		ret = -EINVAL;
 		goto out;
 	}
 	priv->tid = cm_new_tid(priv);
-	buf = cm_take(&spare, CM_ATTR_DREQ, priv->tid);
+	buf = cm_take_pdata(&spare, CM_ATTR_DREQ, priv->tid, private_data,
+			    private_data_len);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	d.local_comm_id = be32_to_cpu(cm_id->local_id);
-	d.remote_comm_id = be32_to_cpu(cm_id->remote_id);
+	d = cm_comm_ids(priv);
 	d.remote_qpn = priv->remote_qpn;
-	m = cm_msg_data(buf);
-	cm_dreq_pack(m, &d);
-	cm_pdata_copy(m + CM_DREQ_PDATA_OFF, CM_DREQ_PDATA_LEN, private_data,
-		      private_data_len);
-	ret = cm_post_waiting(priv, buf,
-			      cm_wait_ms(priv,
-					 priv->remote_cm_response_timeout),
-			      priv->max_cm_retries);
-	if (!ret)
-		cm_id->state = IB_CM_DREQ_SENT;
-	else
+	cm_dreq_pack(cm_msg_data(buf), &d);
+	ret = cm_post_awaiting_peer(priv, buf, IB_CM_DREQ_SENT);
+	if (ret)
 		cm_enter_timewait(priv);
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_dreq);
@@ -534,8 +603,7 @@ int ib_send_cm_drep(struct ib_cm_id *cm_id, const void *private_data,
 
 	if (private_data_len > IB_CM_DREP_PRIVATE_DATA_SIZE)
 		return -EINVAL;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	if (cm_id->state != IB_CM_DREQ_RCVD) {
 		ret = -EINVAL;
 		goto out;
@@ -544,8 +612,7 @@ int ib_send_cm_drep(struct ib_cm_id *cm_id, const void *private_data,
 			    private_data_len);
 	cm_enter_timewait(priv);
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_drep);
@@ -561,27 +628,13 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 	if (private_data_len > IB_CM_REJ_PRIVATE_DATA_SIZE ||
 	    (ari && ari_length > IB_CM_REJ_ARI_LENGTH))
 		return -EINVAL;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
-	switch (cm_id->state) {
-	case IB_CM_REQ_SENT:
-	case IB_CM_MRA_REQ_RCVD:
-	case IB_CM_REQ_RCVD:
-	case IB_CM_MRA_REQ_SENT:
-	case IB_CM_REP_RCVD:
-	case IB_CM_MRA_REP_SENT:
-	case IB_CM_REP_SENT:
-	case IB_CM_MRA_REP_RCVD:
-		cm_cancel_msg_locked(priv);
-		cm_send_rej_locked(priv, &spare, reason, ari, ari_length,
-				   private_data, private_data_len);
+	spare = cm_lock_with_spare(priv);
+	if (cm_reject_locked(priv, &spare, reason, ari, ari_length,
+			     private_data, private_data_len))
 		cm_id->state = IB_CM_IDLE;
-		break;
-	default:
+	else
 		ret = -EINVAL;
-	}
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	if (!ret)
 		cm_remove_remote(priv);
 	return ret;
@@ -596,13 +649,11 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 	struct ib_mad_send_buf *buf;
 	struct cm_mra mra = {};
 	enum ib_cm_state next;
-	u8 *m;
 	int ret = 0;
 
 	if (private_data_len > IB_CM_MRA_PRIVATE_DATA_SIZE)
 		return -EINVAL;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	switch (cm_id->state) {
 	case IB_CM_REQ_RCVD:
 		mra.message_mraed = CM_ANSWERS_REQ;
@@ -616,7 +667,8 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 		ret = -EINVAL;
 		goto out;
 	}
-	buf = cm_take(&spare, CM_ATTR_MRA, priv->tid);
+	buf = cm_take_pdata(&spare, CM_ATTR_MRA, priv->tid, private_data,
+			    private_data_len);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
@@ -624,16 +676,10 @@ int ib_send_cm_mra(struct ib_cm_id *cm_id, u8 service_timeout,
 	mra.local_comm_id = be32_to_cpu(cm_id->local_id);
 	mra.remote_comm_id = be32_to_cpu(cm_id->remote_id);
 	mra.service_timeout = service_timeout & 31;
-	m = cm_msg_data(buf);
-	cm_mra_pack(m, &mra);
-	cm_pdata_copy(m + CM_MRA_PDATA_OFF, CM_MRA_PDATA_LEN, private_data,
-		      private_data_len);
-	ret = cm_post_oneshot(priv, buf);
-	if (!ret)
-		cm_id->state = next;
+	cm_mra_pack(cm_msg_data(buf), &mra);
+	ret = cm_post_answer(priv, buf, next);
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_mra);
@@ -645,7 +691,6 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	struct ib_mad_send_buf *spare = NULL;
 	struct ib_mad_send_buf *buf;
 	struct cm_sidr_req r = {};
-	u8 *m;
 	int ret;
 
 	if (!param->path ||
@@ -656,8 +701,7 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	ret = cm_set_av_from_path(priv, param->path);
 	if (ret)
 		return ret;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	if (cm_id->state != IB_CM_IDLE) {
 		ret = -EINVAL;
 		goto out;
@@ -665,7 +709,8 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	cm_id->service_id = param->service_id;
 	cm_id->service_mask = cpu_to_be64(~0ULL);
 	priv->tid = cm_new_tid(priv);
-	buf = cm_take(&spare, CM_ATTR_SIDR_REQ, priv->tid);
+	buf = cm_take_pdata(&spare, CM_ATTR_SIDR_REQ, priv->tid,
+			    param->private_data, param->private_data_len);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
@@ -673,17 +718,11 @@ int ib_send_cm_sidr_req(struct ib_cm_id *cm_id,
 	r.request_id = be32_to_cpu(cm_id->local_id);
 	r.pkey = param->path->pkey ? param->path->pkey : 0xffff;
 	r.service_id = be64_to_cpu(param->service_id);
-	m = cm_msg_data(buf);
-	cm_sidr_req_pack(m, &r);
-	cm_pdata_copy(m + CM_SIDR_REQ_PDATA_OFF, CM_SIDR_REQ_PDATA_LEN,
-		      param->private_data, param->private_data_len);
+	cm_sidr_req_pack(cm_msg_data(buf), &r);
 	ret = cm_post_waiting(priv, buf, param->timeout_ms ?: 1000,
-			      param->max_cm_retries);
-	if (!ret)
-		cm_id->state = IB_CM_SIDR_REQ_SENT;
+			      param->max_cm_retries, IB_CM_SIDR_REQ_SENT);
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_sidr_req);
@@ -701,13 +740,13 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 	if (param->private_data_len > IB_CM_SIDR_REP_PRIVATE_DATA_SIZE ||
 	    (param->info && param->info_length > IB_CM_SIDR_REP_INFO_LENGTH))
 		return -EINVAL;
-	spare = cm_alloc_msg(priv);
-	spin_lock_irq(&priv->lock);
+	spare = cm_lock_with_spare(priv);
 	if (cm_id->state != IB_CM_SIDR_REQ_RCVD) {
 		ret = -EINVAL;
 		goto out;
 	}
-	buf = cm_take(&spare, CM_ATTR_SIDR_REP, priv->tid);
+	buf = cm_take_pdata(&spare, CM_ATTR_SIDR_REP, priv->tid,
+			    param->private_data, param->private_data_len);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out;
@@ -724,13 +763,10 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 		       param->info_length);
 	}
 	cm_sidr_rep_pack(m, &r);
-	cm_pdata_copy(m + CM_SIDR_REP_PDATA_OFF, CM_SIDR_REP_PDATA_LEN,
-		      param->private_data, param->private_data_len);
 	ret = cm_post(priv->port, buf);
 	cm_id->state = IB_CM_IDLE;
 out:
-	spin_unlock_irq(&priv->lock);
-	ib_free_send_mad(spare);
+	cm_unlock_free_spare(priv, spare);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_sidr_rep);

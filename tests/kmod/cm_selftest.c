@@ -26,6 +26,8 @@
 #include <ordma/ib_cm.h>
 #include <ordma/ib_core.h>
 
+#include "kselftest.h"
+
 #define ST_SID		cpu_to_be64(0x0000000001060000ULL | 4791)
 #define ST_SID_NONE	cpu_to_be64(0x0000000001060000ULL | 4792)
 #define ST_SID_SIDR	cpu_to_be64(0x0000000001110000ULL | 4791)
@@ -52,7 +54,6 @@ static struct {
 	struct ib_cq *cq_a, *cq_b;
 	struct ib_qp *qp_a, *qp_b;
 	u8 *buf_a, *buf_b;
-	int passed, failed;
 
 	spinlock_t lock;
 	wait_queue_head_t wq;
@@ -60,16 +61,6 @@ static struct {
 	int nevents;
 } st;
 
-#define ST_CHECK(cond)							\
-	do {								\
-		if (cond) {						\
-			st.passed++;					\
-		} else {						\
-			st.failed++;					\
-			pr_err("cm_selftest: FAIL %s:%d: %s\n",		\
-			       __func__, __LINE__, #cond);		\
-		}							\
-	} while (0)
 
 static const int st_pdata_len[] = {
 	[IB_CM_REQ_RECEIVED] = IB_CM_REQ_PRIVATE_DATA_SIZE,
@@ -157,32 +148,20 @@ static bool st_same(const u8 *p, size_t n, u8 seed)
 /* Our own IPv4 RoCEv2 GID on port 1, kept referenced for the paths. */
 static int st_find_self(void)
 {
-	unsigned int i;
+	const struct ib_gid_attr *attr = kst_find_roce_v4_gid(st.dev, 1);
 
-	for (i = 0; i < 1024; i++) {
-		const struct ib_gid_attr *attr = rdma_get_gid_attr(st.dev, 1, i);
-
-		if (IS_ERR(attr)) {
-			if (PTR_ERR(attr) == -ENODATA)
-				continue;
-			return -ENOENT;
-		}
-		if (attr->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 &&
-		    ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw)) {
-			st.gid = attr;
-			memset(&st.path, 0, sizeof(st.path));
-			st.path.sgid = attr->gid;
-			st.path.dgid = attr->gid;
-			st.path.sgid_attr = attr;
-			st.path.hop_limit = 64;
-			st.path.mtu = IB_MTU_1024;
-			st.path.packet_life_time = 14;
-			st.path.pkey = 0xffff;
-			return 0;
-		}
-		rdma_put_gid_attr(attr);
-	}
-	return -ENOENT;
+	if (!attr)
+		return -ENOENT;
+	st.gid = attr;
+	memset(&st.path, 0, sizeof(st.path));
+	st.path.sgid = attr->gid;
+	st.path.dgid = attr->gid;
+	st.path.sgid_attr = attr;
+	st.path.hop_limit = 64;
+	st.path.mtu = IB_MTU_1024;
+	st.path.packet_life_time = 14;
+	st.path.pkey = 0xffff;
+	return 0;
 }
 
 static int st_setup_verbs(void)
@@ -588,18 +567,15 @@ static int __init cm_selftest_init(void)
 
 	st.dev = ib_device_get_by_name(device);
 	if (!st.dev) {
-		pr_err("cm_selftest: no device %s\n", device);
-		st.failed++;
+		KST_FAIL("no device %s", device);
 		goto out;
 	}
 	if (st_find_self()) {
-		pr_err("cm_selftest: %s has no IPv4 RoCEv2 GID\n", device);
-		st.failed++;
+		KST_FAIL("%s has no IPv4 RoCEv2 GID", device);
 		goto put;
 	}
 	if (st_setup_verbs()) {
-		pr_err("cm_selftest: cannot set up QPs\n");
-		st.failed++;
+		KST_FAIL("cannot set up QPs");
 		goto verbs;
 	}
 	test_connect_transfer_disconnect();
@@ -612,7 +588,7 @@ verbs:
 put:
 	ib_device_put(st.dev);
 out:
-	pr_info("cm_selftest: %d passed, %d failed\n", st.passed, st.failed);
+	kst_report();
 	return 0;
 }
 

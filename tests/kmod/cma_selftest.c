@@ -37,23 +37,12 @@
 #include <ordma/ib_core.h>
 #include <ordma/rdma_cm.h>
 
-static int passed, failed;
+#include "kselftest.h"
+
 static bool hold;
 module_param(hold, bool, 0444);
 MODULE_PARM_DESC(hold, "keep ids alive for removal tests until unload");
 
-#define CHECK(cond, fmt, ...)						\
-	({								\
-		bool __ok = (cond);					\
-		if (__ok) {						\
-			passed++;					\
-		} else {						\
-			failed++;					\
-			pr_err("cma_selftest: FAIL %s:%d: " fmt "\n",	\
-			       __func__, __LINE__, ##__VA_ARGS__);	\
-		}							\
-		__ok;							\
-	})
 
 #define WAIT_MS		20000
 #define MSG_LEN		1000
@@ -809,10 +798,10 @@ static int __init cma_selftest_init(void)
 	}
 	if (hold)
 		st_hold();
-	pr_info("cma_selftest: %d passed, %d failed\n", passed, failed);
-	if (failed)
+	kst_report();
+	if (kst_failed)
 		st_unhold();
-	return failed ? -EINVAL : 0;
+	return kst_failed ? -EINVAL : 0;
 }
 
 static void __exit cma_selftest_exit(void)

@@ -25,6 +25,8 @@
 #include <net/ipv6.h>
 #include <ordma/ib_core.h>
 
+#include "kselftest.h"
+
 static char *dev_name_param = "rxe0";
 module_param_named(dev, dev_name_param, charp, 0444);
 MODULE_PARM_DESC(dev, "the RDMA device to test (default rxe0)");
@@ -34,20 +36,7 @@ MODULE_PARM_DESC(dev, "the RDMA device to test (default rxe0)");
 #define BUF_SIZE	8192
 #define GRH_BYTES	40
 
-static int passed, failed;
 
-#define CHECK(cond, fmt, ...)						\
-	({								\
-		bool __ok = (cond);					\
-		if (__ok) {						\
-			passed++;					\
-		} else {						\
-			failed++;					\
-			pr_err("kverbs_selftest: FAIL %s:%d: " fmt "\n", \
-			       __func__, __LINE__, ##__VA_ARGS__);	\
-		}							\
-		__ok;							\
-	})
 
 struct kt {
 	struct ib_device *dev;
@@ -115,23 +104,14 @@ static void kt_fill(u8 *p, size_t n, u8 seed)
 
 static bool kt_find_ipv4_gid(struct kt *t)
 {
-	const struct ib_gid_attr *attr;
-	int i;
+	const struct ib_gid_attr *attr = kst_find_roce_v4_gid(t->dev, 1);
 
-	for (i = 0; i < ib_port_immutable(t->dev, 1)->gid_tbl_len; i++) {
-		attr = rdma_get_gid_attr(t->dev, 1, i);
-		if (IS_ERR(attr))
-			continue;
-		if (attr->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 &&
-		    ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw)) {
-			t->gid = attr->gid;
-			t->gid_index = i;
-			rdma_put_gid_attr(attr);
-			return true;
-		}
-		rdma_put_gid_attr(attr);
-	}
-	return false;
+	if (!attr)
+		return false;
+	t->gid = attr->gid;
+	t->gid_index = attr->index;
+	rdma_put_gid_attr(attr);
+	return true;
 }
 
 static struct ib_qp *kt_qp(struct kt *t, enum ib_qp_type type,
@@ -603,8 +583,8 @@ static int __init kverbs_selftest_init(void)
 	kfree(t.a_buf);
 	kfree(t.b_buf);
 	ib_device_put(t.dev);
-	pr_info("kverbs_selftest: %d passed, %d failed\n", passed, failed);
-	return failed ? -EINVAL : 0;
+	kst_report();
+	return kst_failed ? -EINVAL : 0;
 }
 
 static void __exit kverbs_selftest_exit(void)

@@ -20,6 +20,8 @@
 #include <ordma/ib_core.h>
 #include <ordma/ib_mad.h>
 
+#include "kselftest.h"
+
 #define ST_CLASS		0x31
 #define ST_CLASS_VERSION	1
 #define ST_ATTR_ID		0x1234
@@ -34,7 +36,6 @@ static struct {
 	struct ib_device *dev;
 	struct ib_ah_attr self;
 	struct ib_mad_agent *client, *server, *sink;
-	int passed, failed;
 	u8 class_version;	/* of the client's requests */
 
 	/* client */
@@ -62,16 +63,6 @@ static struct {
 	atomic_t slow_entered, slow_finished;
 } st;
 
-#define ST_CHECK(cond)							\
-	do {								\
-		if (cond) {						\
-			st.passed++;					\
-		} else {						\
-			st.failed++;					\
-			pr_err("mad_selftest: FAIL %s:%d: %s\n",	\
-			       __func__, __LINE__, #cond);		\
-		}							\
-	} while (0)
 
 static u8 st_pattern(unsigned int i)
 {
@@ -194,31 +185,18 @@ static struct ib_mad_send_buf *st_request(u8 class, u8 method, u32 lo,
 /* Our own IPv4 RoCEv2 GID on port 1. */
 static int st_find_self(void)
 {
-	unsigned int i;
+	const struct ib_gid_attr *attr = kst_find_roce_v4_gid(st.dev, 1);
 
-	for (i = 0;; i++) {
-		const struct ib_gid_attr *attr = rdma_get_gid_attr(st.dev, 1, i);
-		bool found;
-
-		if (IS_ERR(attr)) {
-			if (PTR_ERR(attr) == -ENODATA)
-				continue;
-			return -ENOENT;
-		}
-		found = attr->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 &&
-			ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw);
-		if (found) {
-			memset(&st.self, 0, sizeof(st.self));
-			st.self.dgid = attr->gid;
-			st.self.sgid_index = i;
-			st.self.hop_limit = 64;
-			st.self.is_global = 1;
-			st.self.port_num = 1;
-		}
-		rdma_put_gid_attr(attr);
-		if (found)
-			return 0;
-	}
+	if (!attr)
+		return -ENOENT;
+	memset(&st.self, 0, sizeof(st.self));
+	st.self.dgid = attr->gid;
+	st.self.sgid_index = attr->index;
+	st.self.hop_limit = 64;
+	st.self.is_global = 1;
+	st.self.port_num = 1;
+	rdma_put_gid_attr(attr);
+	return 0;
 }
 
 static void test_registration(void)
@@ -652,13 +630,11 @@ static int __init mad_selftest_init(void)
 
 	st.dev = ib_device_get_by_name(device);
 	if (!st.dev) {
-		pr_err("mad_selftest: no device %s\n", device);
-		st.failed++;
+		KST_FAIL("no device %s", device);
 		goto out;
 	}
 	if (st_find_self()) {
-		pr_err("mad_selftest: %s has no IPv4 RoCEv2 GID\n", device);
-		st.failed++;
+		KST_FAIL("%s has no IPv4 RoCEv2 GID", device);
 		goto put;
 	}
 	test_registration();
@@ -683,7 +659,7 @@ static int __init mad_selftest_init(void)
 put:
 	ib_device_put(st.dev);
 out:
-	pr_info("mad_selftest: %d passed, %d failed\n", st.passed, st.failed);
+	kst_report();
 	return 0;
 }
 

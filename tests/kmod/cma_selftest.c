@@ -472,6 +472,54 @@ out:
 
 /* ---- a rejected connection ------------------------------------------ */
 
+/*
+ * The common opening of the reject and SIDR tests: @listen listens on an
+ * ephemeral port of @family, @cli resolves to it and connects with @param.
+ * Returns the listener's CONNECT_REQUEST, or NULL after counting a
+ * failure (or when either id could not be made: st_id() counted that).
+ */
+static struct rec *st_request(struct evq *q, struct rdma_cm_id *listen,
+			      struct rdma_cm_id *cli, int family,
+			      struct rdma_conn_param *param)
+{
+	struct sockaddr_storage addr;
+	struct rec *r;
+	int ret;
+
+	if (!listen || !cli)
+		return NULL;
+	st_addr(&addr, family, 0);
+	ret = rdma_bind_addr(listen, (struct sockaddr *)&addr);
+	ret = ret ?: rdma_listen(listen, 1);
+	if (!CHECK(!ret, "listen: %d", ret))
+		return NULL;
+	st_addr(&addr, family, st_port(listen));
+	if (!st_resolve(q, cli, &addr))
+		return NULL;
+	ret = rdma_connect(cli, param);
+	if (!CHECK(!ret, "rdma_connect (%s): %d",
+		   listen->qp_type == IB_QPT_UD ? "SIDR" : "RC", ret))
+		return NULL;
+	r = evq_wait(q, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
+	if (!CHECK(r, "%sCONNECT_REQUEST",
+		   listen->qp_type == IB_QPT_UD ? "UD " : "")) {
+		st_dump(q);
+		return NULL;
+	}
+	return r;
+}
+
+/* Drops what st_request()'s callers made; either id may be NULL. */
+static void st_put_pair(struct evq *q, struct rdma_cm_id *listen,
+			struct rdma_cm_id *cli)
+{
+	if (cli)
+		rdma_destroy_id(cli);
+	if (listen)
+		rdma_destroy_id(listen);
+	kfree(q);
+}
+
 static void st_reject(void)
 {
 	static const char why[] = "not today";
@@ -482,7 +530,6 @@ static void st_reject(void)
 		.qp_num = 0x77,
 		.retry_count = 7,
 	};
-	struct sockaddr_storage addr;
 	struct evq *q = kmalloc(sizeof(*q), GFP_KERNEL);
 	struct rec *r;
 	int ret;
@@ -492,24 +539,9 @@ static void st_reject(void)
 	evq_init(q);
 	listen = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
 	cli = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
-	if (!listen || !cli)
+	r = st_request(q, listen, cli, AF_INET, &param);
+	if (!r)
 		goto out;
-	st_addr(&addr, AF_INET, 0);
-	ret = rdma_bind_addr(listen, (struct sockaddr *)&addr);
-	ret = ret ?: rdma_listen(listen, 1);
-	if (!CHECK(!ret, "listen: %d", ret))
-		goto out;
-	st_addr(&addr, AF_INET, st_port(listen));
-	if (!st_resolve(q, cli, &addr))
-		goto out;
-	ret = rdma_connect(cli, &param);
-	if (!CHECK(!ret, "rdma_connect: %d", ret))
-		goto out;
-	r = evq_wait(q, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
-	if (!CHECK(r, "CONNECT_REQUEST")) {
-		st_dump(q);
-		goto out;
-	}
 	ret = rdma_reject(r->id, why, sizeof(why), 28);
 	CHECK(!ret, "rdma_reject: %d", ret);
 	rdma_destroy_id(r->id);
@@ -523,11 +555,7 @@ static void st_reject(void)
 		st_dump(q);
 	}
 out:
-	if (cli)
-		rdma_destroy_id(cli);
-	if (listen)
-		rdma_destroy_id(listen);
-	kfree(q);
+	st_put_pair(q, listen, cli);
 }
 
 /* ---- UDP port space: SIDR ------------------------------------------- */
@@ -540,7 +568,6 @@ static void st_udp(int family)
 		.private_data = hi,
 		.private_data_len = sizeof(hi),
 	};
-	struct sockaddr_storage addr;
 	struct evq *q = kmalloc(sizeof(*q), GFP_KERNEL);
 	struct rec *r;
 	int ret;
@@ -550,24 +577,9 @@ static void st_udp(int family)
 	evq_init(q);
 	listen = st_id(q, RDMA_PS_UDP, IB_QPT_UD);
 	cli = st_id(q, RDMA_PS_UDP, IB_QPT_UD);
-	if (!listen || !cli)
+	r = st_request(q, listen, cli, family, &param);
+	if (!r)
 		goto out;
-	st_addr(&addr, family, 0);
-	ret = rdma_bind_addr(listen, (struct sockaddr *)&addr);
-	ret = ret ?: rdma_listen(listen, 1);
-	if (!CHECK(!ret, "listen: %d", ret))
-		goto out;
-	st_addr(&addr, family, st_port(listen));
-	if (!st_resolve(q, cli, &addr))
-		goto out;
-	ret = rdma_connect(cli, &param);
-	if (!CHECK(!ret, "rdma_connect (SIDR): %d", ret))
-		goto out;
-	r = evq_wait(q, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
-	if (!CHECK(r, "UD CONNECT_REQUEST")) {
-		st_dump(q);
-		goto out;
-	}
 	CHECK(!memcmp(r->pdata, hi, sizeof(hi)), "SIDR_REQ private data");
 	memset(&param, 0, sizeof(param));
 	param.qp_num = 0x1234;
@@ -582,11 +594,7 @@ static void st_udp(int family)
 		st_dump(q);
 	}
 out:
-	if (cli)
-		rdma_destroy_id(cli);
-	if (listen)
-		rdma_destroy_id(listen);
-	kfree(q);
+	st_put_pair(q, listen, cli);
 }
 
 /* ---- binding rules --------------------------------------------------- */

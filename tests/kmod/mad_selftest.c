@@ -182,6 +182,34 @@ static struct ib_mad_send_buf *st_request(u8 class, u8 method, u32 lo,
 	return sb;
 }
 
+/*
+ * A SEND of ours to the sink's class, ready to post; the client's send
+ * completion is re-armed for it.  NULL (one failed check) when it cannot
+ * be made, so the caller just returns.
+ */
+static struct ib_mad_send_buf *st_new_send(u32 lo, int timeout_ms,
+					   int retries)
+{
+	struct ib_mad_send_buf *sb;
+
+	reinit_completion(&st.client_send);
+	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, lo, timeout_ms, retries);
+	if (IS_ERR(sb)) {
+		ST_CHECK(!IS_ERR(sb));
+		return NULL;
+	}
+	return sb;
+}
+
+/* Up to 4 s for the sink to count a MAD more than @before (TCG is slow). */
+static void st_wait_sink(int before)
+{
+	int i;
+
+	for (i = 0; i < 200 && atomic_read(&st.sink_count) == before; i++)
+		msleep(20);
+}
+
 /* Our own IPv4 RoCEv2 GID on port 1. */
 static int st_find_self(void)
 {
@@ -310,12 +338,9 @@ static void test_timeout_with_retries(void)
 	unsigned long start;
 	int before = atomic_read(&st.sink_count);
 
-	reinit_completion(&st.client_send);
-	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x2001, 300, 2);
-	if (IS_ERR(sb)) {
-		ST_CHECK(!IS_ERR(sb));
+	sb = st_new_send(0x2001, 300, 2);
+	if (!sb)
 		return;
-	}
 	start = jiffies;
 	ST_CHECK(ib_post_send_mad(sb) == 0);
 	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
@@ -330,36 +355,28 @@ static void test_timeout_with_retries(void)
 static void test_send_without_response(void)
 {
 	struct ib_mad_send_buf *sb;
-	int before = atomic_read(&st.sink_count), i;
+	int before = atomic_read(&st.sink_count);
 
-	reinit_completion(&st.client_send);
-	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x3001, 0, 0);
-	if (IS_ERR(sb)) {
-		ST_CHECK(!IS_ERR(sb));
+	sb = st_new_send(0x3001, 0, 0);
+	if (!sb)
 		return;
-	}
 	ST_CHECK(ib_post_send_mad(sb) == 0);
 	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
 	ST_CHECK(st.send_status == IB_WC_SUCCESS);
-	for (i = 0; i < 200 && atomic_read(&st.sink_count) == before; i++)
-		msleep(20);
+	st_wait_sink(before);
 	ST_CHECK(atomic_read(&st.sink_count) - before == 1);
 }
 
 static void test_cancel(void)
 {
 	struct ib_mad_send_buf *sb;
-	int before = atomic_read(&st.sink_count), i;
+	int before = atomic_read(&st.sink_count);
 
-	reinit_completion(&st.client_send);
-	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x4001, 60000, 0);
-	if (IS_ERR(sb)) {
-		ST_CHECK(!IS_ERR(sb));
+	sb = st_new_send(0x4001, 60000, 0);
+	if (!sb)
 		return;
-	}
 	ST_CHECK(ib_post_send_mad(sb) == 0);
-	for (i = 0; i < 200 && atomic_read(&st.sink_count) == before; i++)
-		msleep(20);
+	st_wait_sink(before);
 	ST_CHECK(ib_modify_mad(sb, 50000) == 0);
 	ib_cancel_mad(sb);
 	ST_CHECK(wait_for_completion_timeout(&st.client_send, ST_WAIT));
@@ -604,17 +621,13 @@ static void test_unregister_waits_for_handler(void)
 static void test_unregister_flushes(void)
 {
 	struct ib_mad_send_buf *sb;
-	int before = atomic_read(&st.sink_count), i;
+	int before = atomic_read(&st.sink_count);
 
-	reinit_completion(&st.client_send);
-	sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0x6001, 60000, 5);
-	if (IS_ERR(sb)) {
-		ST_CHECK(!IS_ERR(sb));
+	sb = st_new_send(0x6001, 60000, 5);
+	if (!sb)
 		return;
-	}
 	ST_CHECK(ib_post_send_mad(sb) == 0);
-	for (i = 0; i < 200 && atomic_read(&st.sink_count) == before; i++)
-		msleep(20);
+	st_wait_sink(before);
 	ib_unregister_mad_agent(st.client);
 	st.client = NULL;
 	ST_CHECK(completion_done(&st.client_send));

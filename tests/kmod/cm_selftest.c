@@ -306,6 +306,28 @@ static void st_req_param(struct ib_cm_req_param *p, __be64 sid,
 	p->max_cm_retries = 3;
 }
 
+/*
+ * A listener on @sid and an active id, both on st_handler.  False (one
+ * failed check) when either cannot be made; whatever was made is freed.
+ * The listen itself is one more check, as every test wants it to work.
+ */
+static bool st_listen_pair(struct ib_cm_id **listen, struct ib_cm_id **a,
+			   __be64 sid)
+{
+	*listen = ib_create_cm_id(st.dev, st_handler, NULL);
+	*a = ib_create_cm_id(st.dev, st_handler, NULL);
+	if (IS_ERR(*listen) || IS_ERR(*a)) {
+		ST_CHECK(!"create cm ids");
+		if (!IS_ERR(*listen))
+			ib_destroy_cm_id(*listen);
+		if (!IS_ERR(*a))
+			ib_destroy_cm_id(*a);
+		return false;
+	}
+	ST_CHECK(ib_cm_listen(*listen, sid) == 0);
+	return true;
+}
+
 static void test_connect_transfer_disconnect(void)
 {
 	struct ib_cm_id *listen, *a, *b = NULL;
@@ -317,13 +339,8 @@ static void test_connect_transfer_disconnect(void)
 	u8 pdata[IB_CM_RTU_PRIVATE_DATA_SIZE];
 	u32 rep_psn = 0;
 
-	listen = ib_create_cm_id(st.dev, st_handler, NULL);
-	a = ib_create_cm_id(st.dev, st_handler, NULL);
-	if (IS_ERR(listen) || IS_ERR(a)) {
-		ST_CHECK(!"create cm ids");
+	if (!st_listen_pair(&listen, &a, ST_SID))
 		return;
-	}
-	ST_CHECK(ib_cm_listen(listen, ST_SID) == 0);
 	ST_CHECK(listen->state == IB_CM_LISTEN);
 
 	st_fill(pdata, sizeof(pdata), 1);
@@ -440,13 +457,8 @@ static void test_reject(void)
 	ib_destroy_cm_id(a);
 
 	/* the listener's consumer rejects, with private data */
-	listen = ib_create_cm_id(st.dev, st_handler, NULL);
-	a2 = ib_create_cm_id(st.dev, st_handler, NULL);
-	if (IS_ERR(listen) || IS_ERR(a2)) {
-		ST_CHECK(!"create cm ids");
+	if (!st_listen_pair(&listen, &a2, ST_SID))
 		return;
-	}
-	ST_CHECK(ib_cm_listen(listen, ST_SID) == 0);
 	ST_CHECK(ib_cm_listen(a2, ST_SID) != 0);	/* taken */
 	st_req_param(&req, ST_SID, pdata);
 	ST_CHECK(ib_send_cm_req(a2, &req) == 0);
@@ -479,13 +491,8 @@ static void test_sidr(void)
 	struct st_event *e;
 	u8 pdata[IB_CM_SIDR_REQ_PRIVATE_DATA_SIZE];
 
-	listen = ib_create_cm_id(st.dev, st_handler, NULL);
-	a = ib_create_cm_id(st.dev, st_handler, NULL);
-	if (IS_ERR(listen) || IS_ERR(a)) {
-		ST_CHECK(!"create cm ids");
+	if (!st_listen_pair(&listen, &a, ST_SID_SIDR))
 		return;
-	}
-	ST_CHECK(ib_cm_listen(listen, ST_SID_SIDR) == 0);
 	st_fill(pdata, sizeof(pdata), 8);
 	req.path = &st.path;
 	req.service_id = ST_SID_SIDR;
@@ -539,13 +546,8 @@ static void test_destroy_sends_rej(void)
 	struct st_event *e;
 	u8 pdata[IB_CM_REQ_PRIVATE_DATA_SIZE] = {};
 
-	listen = ib_create_cm_id(st.dev, st_handler, NULL);
-	a = ib_create_cm_id(st.dev, st_handler, NULL);
-	if (IS_ERR(listen) || IS_ERR(a)) {
-		ST_CHECK(!"create cm ids");
+	if (!st_listen_pair(&listen, &a, ST_SID))
 		return;
-	}
-	ST_CHECK(ib_cm_listen(listen, ST_SID) == 0);
 	st_req_param(&req, ST_SID, pdata);
 	ST_CHECK(ib_send_cm_req(a, &req) == 0);
 	e = st_wait(NULL, IB_CM_REQ_RECEIVED);
@@ -565,11 +567,9 @@ static int __init cm_selftest_init(void)
 	spin_lock_init(&st.lock);
 	init_waitqueue_head(&st.wq);
 
-	st.dev = ib_device_get_by_name(device);
-	if (!st.dev) {
-		KST_FAIL("no device %s", device);
+	st.dev = kst_get_device(device);
+	if (!st.dev)
 		goto out;
-	}
 	if (st_find_self()) {
 		KST_FAIL("%s has no IPv4 RoCEv2 GID", device);
 		goto put;

@@ -49,6 +49,16 @@ static inline void kst_report(void)
 		kst_passed, kst_failed);
 }
 
+/* The device under test, referenced; NULL (one failed check) if absent. */
+static inline struct ib_device *kst_get_device(const char *name)
+{
+	struct ib_device *dev = ib_device_get_by_name(name);
+
+	if (!dev)
+		KST_FAIL("no device %s", name);
+	return dev;
+}
+
 /*
  * The first IPv4-mapped RoCEv2 GID of @port, referenced (the caller puts
  * it), or NULL.  Empty table slots are skipped; the scan ends at the

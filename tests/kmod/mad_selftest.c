@@ -641,11 +641,9 @@ static int __init mad_selftest_init(void)
 	init_completion(&st.server_send);
 	st.class_version = ST_CLASS_VERSION;
 
-	st.dev = ib_device_get_by_name(device);
-	if (!st.dev) {
-		KST_FAIL("no device %s", device);
+	st.dev = kst_get_device(device);
+	if (!st.dev)
 		goto out;
-	}
 	if (st_find_self()) {
 		KST_FAIL("%s has no IPv4 RoCEv2 GID", device);
 		goto put;

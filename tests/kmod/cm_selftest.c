@@ -243,14 +243,7 @@ static int st_qp_to_rts(struct ib_cm_id *id, struct ib_qp *qp)
 
 static int st_poll_one(struct ib_cq *cq, struct ib_wc *wc)
 {
-	int i;
-
-	for (i = 0; i < 2000; i++) {
-		if (ib_poll_cq(cq, 1, wc) == 1)
-			return 0;
-		msleep(10);
-	}
-	return -ETIMEDOUT;
+	return kst_poll_cq(cq, wc, 20000) == 1 ? 0 : -ETIMEDOUT;
 }
 
 /* Send ST_MSG bytes from @src's QP to @dst's, check what arrived. */

@@ -340,14 +340,7 @@ static int side_post(struct side *s, bool recv, u32 len)
 
 static bool side_poll(struct side *s, struct ib_wc *wc)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
-
-	do {
-		if (ib_poll_cq(s->cq, 1, wc) == 1)
-			return true;
-		usleep_range(500, 1000);
-	} while (time_before(jiffies, end));
-	return false;
+	return kst_poll_cq(s->cq, wc, WAIT_MS) == 1;
 }
 
 static const char cli_pdata[] = "rdma_cm selftest: hello from the client";

@@ -9,6 +9,8 @@
 #ifndef ORDMA_TESTS_KSELFTEST_H
 #define ORDMA_TESTS_KSELFTEST_H
 
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/printk.h>
 #include <net/ipv6.h>
 #include <ordma/ib_core.h>
@@ -47,6 +49,26 @@ static inline void kst_report(void)
 {
 	pr_info(KBUILD_MODNAME ": %d passed, %d failed\n",
 		kst_passed, kst_failed);
+}
+
+/*
+ * Poll a direct CQ for one completion for up to @ms (QEMU/TCG is slow).
+ * Returns ib_poll_cq()'s answer: 1 with @wc filled, a negative errno, or
+ * 0 when nothing came in time.
+ */
+static inline int kst_poll_cq(struct ib_cq *cq, struct ib_wc *wc,
+			      unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	int n;
+
+	do {
+		n = ib_poll_cq(cq, 1, wc);
+		if (n)
+			return n;
+		usleep_range(500, 1000);
+	} while (time_before(jiffies, end));
+	return 0;
 }
 
 /* The device under test, referenced; NULL (one failed check) if absent. */

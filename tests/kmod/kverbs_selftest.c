@@ -77,16 +77,7 @@ static void kt_rx_init(struct kt_rx *rx)
 /* Poll a direct CQ for one completion, up to 10 s (TCG is slow). */
 static int kt_poll_one(struct ib_cq *cq, struct ib_wc *wc)
 {
-	unsigned long end = jiffies + 10 * HZ;
-	int n;
-
-	do {
-		n = ib_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-		usleep_range(500, 1000);
-	} while (time_before(jiffies, end));
-	return 0;
+	return kst_poll_cq(cq, wc, 10000);
 }
 
 static bool kt_wait_rx(struct kt_rx *rx)

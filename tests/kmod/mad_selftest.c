@@ -502,18 +502,15 @@ static int st_raw_send(struct ib_qp *qp, struct ib_cq *cq, struct ib_ah *ah,
 	};
 	const struct ib_send_wr *bad;
 	struct ib_wc wc;
-	int ret, i;
+	int ret;
 
 	ret = ib_post_send(qp, &wr.wr, &bad);
 	if (ret)
 		return ret;
-	for (i = 0; i < 1000; i++) {
-		ret = ib_poll_cq(cq, 1, &wc);
-		if (ret)
-			return ret < 0 ? ret : wc.status == IB_WC_SUCCESS ? 0 : -EIO;
-		msleep(10);
-	}
-	return -ETIMEDOUT;
+	ret = kst_poll_cq(cq, &wc, 10000);
+	if (!ret)
+		return -ETIMEDOUT;
+	return ret < 0 ? ret : wc.status == IB_WC_SUCCESS ? 0 : -EIO;
 }
 
 static void test_malformed_dropped(void)

@@ -115,8 +115,16 @@ modprobe rdma_ucm 2>/dev/null || true
 rm -rf /tmp/pyv && cp -r /usr/share/doc/rdma-core/tests /tmp/pyv && gunzip -rq /tmp/pyv
 (cd /tmp && timeout 1500 /usr/bin/python3 pyv/run_tests.py --dev $DEV -v) \
 	>"$OUT/pyverbs.log" 2>&1
+# One "ID RESULT" line per test.  A test's own output can stand between
+# " ... " and its result (a forked child of test_rdmacm prints
+# "is_fork_initialized() = 2"); then the result starts a later line.
 awk '/^test_[a-z0-9_]* \(tests\./ { id = $2; gsub(/[()]/, "", id) }
-     / \.\.\. / && id { r = $0; sub(/.* \.\.\. /, "", r); sub(/ .*/, "", r); print id, r; id = "" }' \
+     / \.\.\. / && id {
+	r = $0; sub(/.* \.\.\. /, "", r); sub(/ .*/, "", r)
+	if (r ~ /^(ok|skipped|FAIL|ERROR|expected|unexpected)$/) { print id, r; id = "" }
+	next
+     }
+     id && /^(ok|skipped|FAIL|ERROR|expected|unexpected)( |$)/ { print id, $1; id = "" }' \
 	"$OUT/pyverbs.log" | sort >"$OUT/pyverbs-results"
 echo "# pyverbs: $(grep -c ' ok$' "$OUT/pyverbs-results") ok, $(grep -c ' skipped$' "$OUT/pyverbs-results") skipped, $(grep -cvE ' (ok|skipped)$' "$OUT/pyverbs-results") other; $(grep -E '^(OK|FAILED)' "$OUT/pyverbs.log" | tail -n1)"
 # In-tree 6.1 rxe has no ATOMIC WRITE (6.12 has): its one known error.

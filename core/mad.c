@@ -289,6 +289,30 @@ out:
 	spin_unlock_irqrestore(&ma->lock, flags);
 }
 
+/*
+ * One MAD-sized UD send from @port's GSI QP to @remote_qpn through @ah:
+ * the shape shared by agents' sends and the layer's own answers.
+ */
+static void mad_prep_ud_send(struct mad_port *port, struct ib_mad *mad,
+			     struct ib_cqe *cqe, struct ib_sge *sge,
+			     struct ib_ud_wr *wr, struct ib_ah *ah,
+			     u32 remote_qpn, u16 pkey_index)
+{
+	sge->addr = ib_dma_map_single(port->device, mad, IB_MGMT_MAD_SIZE,
+				      DMA_TO_DEVICE);
+	sge->length = IB_MGMT_MAD_SIZE;
+	sge->lkey = port->pd->local_dma_lkey;
+	wr->wr.wr_cqe = cqe;
+	wr->wr.sg_list = sge;
+	wr->wr.num_sge = 1;
+	wr->wr.opcode = IB_WR_SEND;
+	wr->wr.send_flags = IB_SEND_SIGNALED;
+	wr->ah = ah;
+	wr->remote_qpn = remote_qpn;
+	wr->remote_qkey = IB_QP1_QKEY;
+	wr->pkey_index = pkey_index;
+}
+
 struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *agent,
 					   u32 remote_qpn, u16 pkey_index,
 					   const struct ib_ah_attr *ah_attr,
@@ -320,19 +344,8 @@ struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *agent,
 	INIT_LIST_HEAD(&s->list);
 	INIT_LIST_HEAD(&s->backlog);
 	s->cqe.done = mad_send_done;
-	s->sge.addr = ib_dma_map_single(port->device, &s->mad,
-					IB_MGMT_MAD_SIZE, DMA_TO_DEVICE);
-	s->sge.length = IB_MGMT_MAD_SIZE;
-	s->sge.lkey = port->pd->local_dma_lkey;
-	s->wr.wr.wr_cqe = &s->cqe;
-	s->wr.wr.sg_list = &s->sge;
-	s->wr.wr.num_sge = 1;
-	s->wr.wr.opcode = IB_WR_SEND;
-	s->wr.wr.send_flags = IB_SEND_SIGNALED;
-	s->wr.ah = s->ah;
-	s->wr.remote_qpn = remote_qpn;
-	s->wr.remote_qkey = IB_QP1_QKEY;
-	s->wr.pkey_index = pkey_index;
+	mad_prep_ud_send(port, &s->mad, &s->cqe, &s->sge, &s->wr, s->ah,
+			 remote_qpn, pkey_index);
 	return &s->send_buf;
 }
 EXPORT_SYMBOL(ib_create_send_mad);
@@ -647,19 +660,8 @@ static void mad_answer_unclaimed(struct mad_port *port, struct mad_recv *r,
 	rp->mad = *r->recv_wc.mad;
 	rp->mad.mad_hdr.method = IB_MGMT_METHOD_GET_RESP;
 	rp->cqe.done = mad_reply_done;
-	rp->sge.addr = ib_dma_map_single(port->device, &rp->mad,
-					 IB_MGMT_MAD_SIZE, DMA_TO_DEVICE);
-	rp->sge.length = IB_MGMT_MAD_SIZE;
-	rp->sge.lkey = port->pd->local_dma_lkey;
-	rp->wr.wr.wr_cqe = &rp->cqe;
-	rp->wr.wr.sg_list = &rp->sge;
-	rp->wr.wr.num_sge = 1;
-	rp->wr.wr.opcode = IB_WR_SEND;
-	rp->wr.wr.send_flags = IB_SEND_SIGNALED;
-	rp->wr.ah = rp->ah;
-	rp->wr.remote_qpn = r->wc.src_qp;
-	rp->wr.remote_qkey = IB_QP1_QKEY;
-	rp->wr.pkey_index = r->wc.pkey_index;
+	mad_prep_ud_send(port, &rp->mad, &rp->cqe, &rp->sge, &rp->wr, rp->ah,
+			 r->wc.src_qp, r->wc.pkey_index);
 
 	spin_lock_irqsave(&port->lock, flags);
 	rp->mad.mad_hdr.status = cpu_to_be16(mad_unclaimed_status(port, h));

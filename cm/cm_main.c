@@ -143,8 +143,10 @@ static int __init cm_main_init(void)
 	cm.wq = alloc_workqueue("ib_cm", WQ_MEM_RECLAIM, 0);
 	if (!cm.wq)
 		return -ENOMEM;
+	cm_debugfs_init();
 	ret = ib_register_client(&cm_client);
 	if (ret) {
+		cm_debugfs_exit();
 		destroy_workqueue(cm.wq);
 		return ret;
 	}
@@ -156,6 +158,7 @@ static void __exit cm_main_exit(void)
 	struct cm_device *cm_dev, *tmp;
 
 	ib_unregister_client(&cm_client);
+	cm_debugfs_exit();
 	destroy_workqueue(cm.wq);
 	list_for_each_entry_safe(cm_dev, tmp, &cm.dead_devices, list)
 		cm_free_ports(cm_dev);

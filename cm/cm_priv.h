@@ -7,7 +7,7 @@
  *               lifetime, event delivery, timewait, QP attributes
  *   cm_send.c   building and posting CM MADs; the ib_send_cm_*() API
  *   cm_recv.c   the MAD handlers: one function per received message
- *   cm_sysfs.c  ports/N/cm_{rx,tx}_* counters
+ *   cm_sysfs.c  ports/N/cm_{rx,tx}_* counters, debugfs drop counters
  *
  * Locking: cm.lock (a spinlock) guards the listen list and the remote-ID
  * hash; the local-ID xarray has its own lock.  Each id's state and
@@ -53,6 +53,16 @@ struct cm_counter_dir {
 	enum cm_counter_group group;
 };
 
+/*
+ * Received CM MADs dropped without a counter of the in-tree layout to
+ * show them (debugfs ib_cm/<dev>-<port>, next to the MAD layer's ib_mad/).
+ */
+enum cm_drop {
+	CM_DROP_BAD_ATTR,	/* an attribute ID the CM does not define */
+	CM_DROP_STALE,		/* fits no state of its id, and no repeat */
+	CM_DROP_MAX
+};
+
 struct cm_port {
 	struct cm_device *cm_dev;
 	u32 port_num;
@@ -60,6 +70,8 @@ struct cm_port {
 	u32 hi_tid;			/* the agent's, for our TIDs */
 	atomic_long_t counters[CM_COUNTER_GROUPS][CM_NR_ATTRS];
 	struct cm_counter_dir *dirs[CM_COUNTER_GROUPS];
+	atomic_long_t drops[CM_DROP_MAX];
+	struct dentry *debugfs;
 };
 
 struct cm_device {
@@ -231,5 +243,12 @@ void cm_send_handler(struct ib_mad_agent *agent,
 /* cm_sysfs.c */
 int cm_sysfs_add_port(struct cm_port *port);
 void cm_sysfs_remove_port(struct cm_port *port);
+void cm_debugfs_init(void);
+void cm_debugfs_exit(void);
+
+static inline void cm_count_drop(struct cm_port *port, enum cm_drop why)
+{
+	atomic_long_inc(&port->drops[why]);
+}
 
 #endif

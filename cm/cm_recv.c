@@ -90,6 +90,8 @@ static void cm_rx_drop(struct cm_rx *rx, struct cm_id_priv *priv,
 	spin_unlock_irq(&priv->lock);
 	if (dup)
 		cm_dup(rx);
+	else
+		cm_count_drop(rx->port, CM_DROP_STALE);
 	kfree(ev);
 }
 
@@ -661,6 +663,9 @@ void cm_recv_handler(struct ib_mad_agent *agent,
 		cm_count(port, CM_RECV, rx.attr);
 		if (cm_rx_handlers[i])
 			cm_rx_handlers[i](&rx);
+	} else {
+		/* (the MAD layer delivers only class 7 v2 SENDs to us) */
+		cm_count_drop(port, CM_DROP_BAD_ATTR);
 	}
 	ib_free_recv_mad(recv_wc);
 }

@@ -11,7 +11,13 @@
  * apr.  Each directory is a small kobject of ours below the port's
  * kobject (ib_port_sysfs_kobj()); the counters live in struct cm_port,
  * which outlives the directories.
+ *
+ * Drops the in-tree layout has no place for are in debugfs:
+ *
+ *   ib_cm/<dev>-<port>  "rx_dropped_bad_attr N", "rx_dropped_stale N"
  */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "cm_priv.h"
 
@@ -82,11 +88,45 @@ static const struct kobj_type cm_counter_ktype = {
 	.default_groups = cm_counter_groups,
 };
 
+static struct dentry *cm_debugfs;
+
+static const char * const cm_drop_names[CM_DROP_MAX] = {
+	[CM_DROP_BAD_ATTR]	= "rx_dropped_bad_attr",
+	[CM_DROP_STALE]		= "rx_dropped_stale",
+};
+
+static int cm_drops_show(struct seq_file *m, void *unused)
+{
+	struct cm_port *port = m->private;
+	int i;
+
+	for (i = 0; i < CM_DROP_MAX; i++)
+		seq_printf(m, "%s %ld\n", cm_drop_names[i],
+			   atomic_long_read(&port->drops[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cm_drops);
+
+void cm_debugfs_init(void)
+{
+	cm_debugfs = debugfs_create_dir("ib_cm", NULL);
+}
+
+void cm_debugfs_exit(void)
+{
+	debugfs_remove(cm_debugfs);
+}
+
 int cm_sysfs_add_port(struct cm_port *port)
 {
 	struct kobject *parent;
+	char name[IB_DEVICE_NAME_MAX + 12];
 	int g, ret;
 
+	snprintf(name, sizeof(name), "%s-%u",
+		 dev_name(&port->cm_dev->ibdev->dev), port->port_num);
+	port->debugfs = debugfs_create_file(name, 0400, cm_debugfs, port,
+					    &cm_drops_fops);
 	parent = ib_port_sysfs_kobj(port->cm_dev->ibdev, port->port_num);
 	if (!parent)
 		return 0;	/* no sysfs for this device: nothing to show */
@@ -118,6 +158,9 @@ void cm_sysfs_remove_port(struct cm_port *port)
 {
 	int g;
 
+	/* (waits for a reader in progress) */
+	debugfs_remove(port->debugfs);
+	port->debugfs = NULL;
 	for (g = 0; g < CM_COUNTER_GROUPS; g++) {
 		if (!port->dirs[g])
 			continue;

@@ -33,13 +33,25 @@
 
 #define CMA_NEIGH_POLL_MS	20
 
+/*
+ * The wildcard, and (as in-tree) the loopback address: neither names a
+ * device.  An id bound to 127.0.0.1 or ::1 gets a port and no device, and
+ * listens on every device; libfabric's verbs provider binds one to
+ * 127.0.0.1 ("localhost") to probe for a passive endpoint.
+ */
 bool cma_any_addr(const struct sockaddr *addr)
 {
 	switch (addr->sa_family) {
-	case AF_INET:
-		return ipv4_is_zeronet(((const struct sockaddr_in *)addr)->sin_addr.s_addr);
-	case AF_INET6:
-		return ipv6_addr_any(&((const struct sockaddr_in6 *)addr)->sin6_addr);
+	case AF_INET: {
+		__be32 a = ((const struct sockaddr_in *)addr)->sin_addr.s_addr;
+
+		return ipv4_is_zeronet(a) || ipv4_is_loopback(a);
+	}
+	case AF_INET6: {
+		const struct in6_addr *a = &((const struct sockaddr_in6 *)addr)->sin6_addr;
+
+		return ipv6_addr_any(a) || ipv6_addr_loopback(a);
+	}
 	default:
 		return false;
 	}
@@ -269,10 +281,14 @@ static int cma_resolve_once(struct rdma_id_private *p,
 		struct sockaddr_in *d4 = (struct sockaddr_in *)dst;
 		struct flowi4 fl4 = {
 			.daddr = d4->sin_addr.s_addr,
-			.saddr = s4->sin_addr.s_addr,
 			.flowi4_oif = da->bound_dev_if,
 		};
-		struct rtable *rt = ip_route_output_key(da->net, &fl4);
+		struct rtable *rt;
+
+		/* (a loopback source is the wildcard: the route picks one) */
+		if (!cma_any_addr(src))
+			fl4.saddr = s4->sin_addr.s_addr;
+		rt = ip_route_output_key(da->net, &fl4);
 
 		if (IS_ERR(rt))
 			return PTR_ERR(rt);
@@ -285,17 +301,19 @@ static int cma_resolve_once(struct rdma_id_private *p,
 		struct sockaddr_in6 *d6 = (struct sockaddr_in6 *)dst;
 		struct flowi6 fl6 = {
 			.daddr = d6->sin6_addr,
-			.saddr = s6->sin6_addr,
 			.flowi6_oif = da->bound_dev_if,
 		};
+		bool any_src = cma_any_addr(src);
 
+		if (!any_src)
+			fl6.saddr = s6->sin6_addr;
 		dste = ip6_route_output(da->net, NULL, &fl6);
 		ret = dste->error;
 		if (ret) {
 			dst_release(dste);
 			return ret;
 		}
-		if (ipv6_addr_any(&s6->sin6_addr)) {
+		if (any_src) {
 			ret = ipv6_dev_get_saddr(da->net, dste->dev,
 						 &d6->sin6_addr, 0,
 						 &s6->sin6_addr);

@@ -13,7 +13,14 @@ ClassPortInfo), with no malformed mark and no expert error.  Per test
 (tests.tsv: name, start, end, status on the capturing guest's clock) the
 CM messages are listed per direction and a test must show the exchange its
 tool makes: REQ, REP, RTU, DREQ, DREP for connected tools, SIDR_REQ and
-SIDR_REP for udaddy.  Ends with "cm-wire-capture-TAG: N passed, N failed".
+SIDR_REP for udaddy.
+
+A MAD is given to its test by identity, not by clock: a REQ or SIDR_REQ by
+the rdma_cm port in its service ID (tests.tsv's fifth column), every later
+message of that connection by the communication IDs the REQ and REP
+introduced, a SIDR_REP by its request ID.  Only a MAD that names nothing
+known (or a port two tests share, as udaddy's) falls back to the time
+window: the latest test started before it.  Ends with "cm-wire-capture-TAG: N passed, N failed".
 """
 import argparse
 import subprocess
@@ -33,7 +40,7 @@ def frames(path):
     fields = ["frame.number", "frame.time_epoch", "ip.src", "ipv6.src",
               "infiniband.bth.destqp", "infiniband.mad.mgmtclass",
               "infiniband.mad.attributeid", "_ws.malformed",
-              "_ws.expert.severity", "_ws.expert.message"]
+              "_ws.expert.severity", "_ws.expert.message", "udp.payload"]
     cmd = ["tshark", "-r", path, "-n", "-d", "udp.port==4791,infiniband",
            "-Y", "infiniband.bth.destqp == 1",
            "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
@@ -54,7 +61,70 @@ def frames(path):
         yield {"num": int(c[0]), "t": float(c[1]), "src": c[2] or c[3],
                "mclass": int(c[5], 0) if c[5] else None,
                "attr": int(c[6], 0) if c[6] else None,
-               "malformed": bool(c[7]), "errors": errs}
+               "malformed": bool(c[7]), "errors": errs,
+               "keys": cm_keys(c[10], int(c[6], 0) if c[6] else None)}
+
+
+# Offsets in the UDP payload: BTH (12) + DETH (8) + MAD header (24), then
+# the CM message; IDs as raw 4-byte strings, the port from the service ID.
+CM_DATA = 12 + 8 + 24
+
+
+def cm_keys(payload_hex, attr):
+    """{"local", "remote", "port", "reqid"} of a CM MAD, those it carries."""
+    try:
+        d = bytes.fromhex(payload_hex.replace(":", ""))[CM_DATA:]
+    except ValueError:
+        return {}
+    if len(d) < 16:
+        return {}
+    name = CM_ATTRS.get(attr)
+    if name == "REQ":
+        return {"local": d[0:4], "port": int.from_bytes(d[14:16], "big")}
+    if name == "SIDR_REQ":
+        return {"reqid": d[0:4], "port": int.from_bytes(d[14:16], "big")}
+    if name == "SIDR_REP":
+        return {"reqid": d[0:4]}
+    if name in ("REP", "RTU", "DREQ", "DREP", "REJ", "MRA", "LAP", "APR"):
+        return {"local": d[0:4], "remote": d[4:8]}
+    return {}
+
+
+def by_time(tests, t):
+    """The latest test started by t (within its end + SLACK), or BETWEEN."""
+    best = None
+    for tn, t0, t1, _, _ in tests:
+        if t0 <= t <= t1 + SLACK and (best is None or t0 > best[1]):
+            best = (tn, t0)
+    return best[0] if best else BETWEEN
+
+
+class Attributor:
+    """Gives each CM MAD, in capture order, the test it belongs to."""
+
+    def __init__(self, tests):
+        self.tests = tests
+        self.comm = {}   # communication ID -> test
+        self.sidr = {}   # SIDR request ID -> test
+
+    def __call__(self, x):
+        k = x["keys"]
+        if "port" in k:
+            named = [tt for tt in self.tests if tt[4] == k["port"]]
+            name = named[0][0] if len(named) == 1 else by_time(named or self.tests, x["t"])
+            if "local" in k:
+                self.comm[k["local"]] = name
+            else:
+                self.sidr[k["reqid"]] = name
+            return name
+        if "reqid" in k and k["reqid"] in self.sidr:
+            return self.sidr[k["reqid"]]
+        name = self.comm.get(k.get("remote")) or self.comm.get(k.get("local"))
+        if name:
+            # a REP (or REJ) introduces the answering side's ID
+            self.comm[k["local"]] = name
+            return name
+        return by_time(self.tests, x["t"])
 
 
 def main():
@@ -74,7 +144,8 @@ def main():
         for line in f:
             c = line.rstrip("\n").split("\t")
             if len(c) >= 4:
-                tests.append((c[0], float(c[1]), float(c[2]), c[3]))
+                port = int(c[4]) if len(c) >= 5 and c[4] else None
+                tests.append((c[0], float(c[1]), float(c[2]), c[3], port))
     passed = failed = 0
 
     def result(ok, desc, why=""):
@@ -93,12 +164,9 @@ def main():
         print(f"cm-wire-capture-{a.tag}: {passed} passed, {failed} failed")
         return 1
     per = {}
+    attribute = Attributor(tests)
     for x in fr:
-        name = BETWEEN
-        for tn, t0, t1, _ in tests:
-            if t0 <= x["t"] <= t1 + SLACK:
-                name = tn
-                break
+        name = attribute(x)
         st = per.setdefault(name, {"mads": 0, "bad": [], "seen": {}})
         st["mads"] += 1
         who = label.get(x["src"], x["src"])
@@ -113,7 +181,7 @@ def main():
         if attr:
             st["seen"].setdefault(attr, {}).setdefault(who, 0)
             st["seen"][attr][who] += 1
-    for name, _, _, status in tests + [(BETWEEN, 0, 0, "0")]:
+    for name, _, _, status, _ in tests + [(BETWEEN, 0, 0, "0", None)]:
         st = per.get(name)
         if st is None:
             if name == BETWEEN:

@@ -304,15 +304,23 @@ def main():
                "ignored, any other byte changed detected", "; ".join(errs))
 
     per = {}  # test name -> stats
-    order = [x[0] for x in tests] + [BETWEEN]
+    # without tests.tsv, the whole capture is checked as one
+    between = BETWEEN if tests else "(the whole capture)"
+    order = [x[0] for x in tests] + [between]
     bysrc = {}
     tot = new_stats()
     for num, t, frame, trunc in frames:
-        name = BETWEEN
+        name = between
+        # Tests run one after another, and the next may start within SLACK
+        # of the previous one's end: a frame belongs to the latest test
+        # started before it, the previous test's tail being only its last
+        # ACKs.
+        best = None
         for tn, t0, t1, _ in tests:
-            if t0 <= t <= t1 + SLACK:
-                name = tn
-                break
+            if t0 <= t <= t1 + SLACK and (best is None or t0 > best[1]):
+                best = (tn, t0)
+        if best:
+            name = best[0]
         st = per.setdefault(name, new_stats())
         if trunc:
             st["truncated"] += 1

@@ -651,6 +651,19 @@ static void st_bind(void)
 	CHECK(!ret, "listen once alone on the port: %d", ret);
 	CHECK(rdma_set_reuseaddr(a, 1) == -EINVAL, "no REUSEADDR on a listener");
 	CHECK(rdma_set_afonly(a, 1) == -EINVAL, "no AFONLY on a listener");
+	/* The loopback address is a wildcard, as in-tree (libfabric binds
+	 * to 127.0.0.1 to probe): a port, no device. */
+	rdma_destroy_id(c);
+	c = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
+	if (c) {
+		struct sockaddr_in lo = { .sin_family = AF_INET,
+			.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+
+		ret = rdma_bind_addr(c, (struct sockaddr *)&lo);
+		CHECK(!ret, "bind 127.0.0.1: %d", ret);
+		CHECK(!c->device, "127.0.0.1 attaches no device");
+		CHECK(st_port(c) != 0, "127.0.0.1 gets a port");
+	}
 out:
 	if (a)
 		rdma_destroy_id(a);

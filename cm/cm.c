@@ -137,8 +137,39 @@ struct cm_id_priv *cm_find_remote(__be32 remote_id, u64 remote_ca_guid)
 	return p;
 }
 
+/*
+ * The peer's QP of a connection (or one in timewait): a REQ from the same
+ * QP under another communication ID means the peer lost that connection
+ * (IBTA 12.4: stale connection).
+ */
+static struct cm_id_priv *cm_lookup_remote_qpn(u32 qpn, const u8 *gid)
+{
+	struct cm_id_priv *p;
+
+	hash_for_each_possible(cm.remote_qpns, p, qpn_entry, qpn)
+		if (p->remote_qpn == qpn && !memcmp(p->path.dgid.raw, gid, 16))
+			return p;
+	return NULL;
+}
+
+struct cm_id_priv *cm_find_remote_qpn(u32 remote_qpn, const u8 *gid)
+{
+	struct cm_id_priv *p;
+
+	spin_lock(&cm.lock);
+	p = cm_lookup_remote_qpn(remote_qpn, gid);
+	if (p)
+		cm_get(p);
+	spin_unlock(&cm.lock);
+	return p;
+}
+
+/* -EEXIST when the peer's ID is taken (a duplicate); RC/UC ids also
+ * enter the peer-QP table unless another id has that QP already. */
 int cm_insert_remote(struct cm_id_priv *priv)
 {
+	bool connected = priv->qp_type == IB_QPT_RC ||
+			 priv->qp_type == IB_QPT_UC;
 	int ret = 0;
 
 	spin_lock(&cm.lock);
@@ -150,6 +181,11 @@ int cm_insert_remote(struct cm_id_priv *priv)
 					priv->remote_ca_guid));
 		priv->in_remote_table = true;
 	}
+	if (!ret && connected && !priv->in_qpn_table &&
+	    !cm_lookup_remote_qpn(priv->remote_qpn, priv->path.dgid.raw)) {
+		hash_add(cm.remote_qpns, &priv->qpn_entry, priv->remote_qpn);
+		priv->in_qpn_table = true;
+	}
 	spin_unlock(&cm.lock);
 	return ret;
 }
@@ -160,6 +196,10 @@ void cm_remove_remote(struct cm_id_priv *priv)
 	if (priv->in_remote_table) {
 		hash_del(&priv->remote_entry);
 		priv->in_remote_table = false;
+	}
+	if (priv->in_qpn_table) {
+		hash_del(&priv->qpn_entry);
+		priv->in_qpn_table = false;
 	}
 	spin_unlock(&cm.lock);
 }

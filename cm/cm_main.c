@@ -134,6 +134,7 @@ static int __init cm_main_init(void)
 	spin_lock_init(&cm.lock);
 	INIT_LIST_HEAD(&cm.listens);
 	hash_init(cm.remote_ids);
+	hash_init(cm.remote_qpns);
 	xa_init_flags(&cm.local_ids, XA_FLAGS_ALLOC);
 	INIT_LIST_HEAD(&cm.devices);
 	INIT_LIST_HEAD(&cm.dead_devices);

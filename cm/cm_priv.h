@@ -85,6 +85,7 @@ struct cm_globals {
 	spinlock_t lock;
 	struct list_head listens;	/* cm_id_priv.listen_entry */
 	DECLARE_HASHTABLE(remote_ids, 8);
+	DECLARE_HASHTABLE(remote_qpns, 8);
 	struct xarray local_ids;
 	u32 local_id_next;
 	u32 random_xor;
@@ -107,6 +108,9 @@ struct cm_id_priv {
 	bool listening;
 	struct hlist_node remote_entry;
 	bool in_remote_table;
+	/* RC/UC: the peer's QP (remote_qpn, path.dgid), for stale REQs */
+	struct hlist_node qpn_entry;
+	bool in_qpn_table;
 	u32 xa_index;
 
 	/* events waiting for the handler, in order */
@@ -168,13 +172,19 @@ static inline int cm_attr_index(u16 attr_id)
 	return attr_id - CM_ATTR_REQ;
 }
 
-static inline void cm_count(struct cm_port *port, enum cm_counter_group g,
-			    u16 attr_id)
+static inline void cm_count_n(struct cm_port *port, enum cm_counter_group g,
+			      u16 attr_id, long n)
 {
 	int i = cm_attr_index(attr_id);
 
 	if (port && i >= 0)
-		atomic_long_inc(&port->counters[g][i]);
+		atomic_long_add(n, &port->counters[g][i]);
+}
+
+static inline void cm_count(struct cm_port *port, enum cm_counter_group g,
+			    u16 attr_id)
+{
+	cm_count_n(port, g, attr_id, 1);
 }
 
 /* cm.c */
@@ -187,6 +197,7 @@ struct cm_id_priv *cm_find_listen(struct ib_device *device, __be64 sid);
 struct cm_id_priv *cm_find_remote(__be32 remote_id, u64 remote_ca_guid);
 /* -EEXIST (and nothing inserted) if another id has the same remote. */
 int cm_insert_remote(struct cm_id_priv *priv);
+struct cm_id_priv *cm_find_remote_qpn(u32 remote_qpn, const u8 *gid);
 void cm_remove_remote(struct cm_id_priv *priv);
 struct cm_event_work *cm_alloc_event(enum ib_cm_event_type type,
 				     const u8 *msg);

@@ -175,6 +175,21 @@ static void cm_rx_req(struct cm_rx *rx)
 		return;
 	}
 
+	/*
+	 * The peer's QP already has a connection with us: the peer lost it
+	 * (a restart).  Reject the REQ as stale and end the old connection,
+	 * whose consumer learns it from the DREQ exchange.
+	 */
+	if (req.transport == CM_TRANSPORT_RC || req.transport == CM_TRANSPORT_UC)
+		dup = cm_find_remote_qpn(req.local_qpn, req.primary.local_gid);
+	if (dup) {
+		cm_answer_unknown(rx, CM_ATTR_REJ, IB_CM_REJ_STALE_CONN,
+				  CM_ANSWERS_REQ);
+		ib_send_cm_dreq(&dup->id, NULL, 0);	/* if established */
+		cm_put(dup);
+		return;
+	}
+
 	listen = cm_find_listen(rx->port->cm_dev->ibdev,
 				cpu_to_be64(req.service_id));
 	if (!listen) {
@@ -680,6 +695,10 @@ void cm_send_handler(struct ib_mad_agent *agent,
 	struct cm_event_work *ev = NULL;
 	enum ib_cm_event_type type;
 
+	/* ports/N/cm_tx_retries/<msg>: the retransmissions the MAD layer made */
+	cm_count_n(agent->context, CM_XMIT_RETRIES,
+		   be16_to_cpu(((struct ib_mad_hdr *)buf->mad)->attr_id),
+		   buf->retried);
 	if (!priv) {
 		ib_free_send_mad(buf);
 		return;

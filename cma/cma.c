@@ -21,6 +21,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
+#include <net/netlink.h>
 #include "cma_priv.h"
 
 DEFINE_MUTEX(cma_lock);
@@ -178,29 +179,50 @@ static bool cma_ps_valid(enum rdma_ucm_port_space ps)
 	       ps == RDMA_PS_IB;
 }
 
-struct rdma_cm_id *rdma_create_id(struct net *net,
-				  rdma_cm_event_handler event_handler,
-				  void *context, enum rdma_ucm_port_space ps,
-				  enum ib_qp_type qp_type)
+struct rdma_cm_id *__rdma_create_kernel_id(struct net *net,
+					   rdma_cm_event_handler event_handler,
+					   void *context,
+					   enum rdma_ucm_port_space ps,
+					   enum ib_qp_type qp_type,
+					   const char *caller)
 {
 	struct rdma_id_private *p;
 
 	if (!cma_ps_valid(ps) || !event_handler)
 		return ERR_PTR(-EINVAL);
 	p = cma_alloc_id(net, event_handler, context, ps, qp_type);
-	return p ? &p->id : ERR_PTR(-ENOMEM);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	p->kern_name = caller;
+	return &p->id;
 }
-EXPORT_SYMBOL(rdma_create_id);
+EXPORT_SYMBOL(__rdma_create_kernel_id);
 
 struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       void *context,
 				       enum rdma_ucm_port_space ps,
 				       enum ib_qp_type qp_type)
 {
-	return rdma_create_id(current->nsproxy->net_ns, event_handler,
-			      context, ps, qp_type);
+	struct rdma_id_private *p;
+
+	if (!cma_ps_valid(ps) || !event_handler)
+		return ERR_PTR(-EINVAL);
+	p = cma_alloc_id(current->nsproxy->net_ns, event_handler, context, ps,
+			 qp_type);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	p->owner = get_task_pid(current, PIDTYPE_TGID);
+	return &p->id;
 }
 EXPORT_SYMBOL(rdma_create_user_id);
+
+/* A child (of a listener) belongs to whoever owns its parent. */
+void cma_inherit_owner(struct rdma_id_private *c,
+		       const struct rdma_id_private *parent)
+{
+	c->owner = get_pid(parent->owner);
+	c->kern_name = parent->kern_name;
+}
 
 static void cma_cdev_release(struct kref *kref)
 {
@@ -217,6 +239,7 @@ void cma_attach(struct rdma_id_private *p, struct cma_device *cma_dev,
 	p->id.device = cma_dev->device;
 	p->id.port_num = port;
 	p->sgid_attr = sgid_attr;
+	p->res_id = cma_dev->next_res_id++;
 	list_add_tail(&p->device_item, &cma_dev->id_list);
 	atomic_inc(&cma_dev->device->res_count[IB_RES_CM_ID]);
 }
@@ -288,6 +311,7 @@ static void cma_teardown(struct rdma_id_private *p, enum rdma_cm_state old,
 
 	kfree(p->id.route.path_rec);
 	put_net(p->id.route.addr.dev_addr.net);
+	put_pid(p->owner);
 	kfree(p);
 }
 
@@ -394,6 +418,7 @@ static int cma_listen_on_dev(struct rdma_id_private *p,
 			 p->id.ps, p->id.qp_type);
 	if (!c)
 		return -ENOMEM;
+	cma_inherit_owner(c, p);
 	c->internal = true;
 	c->state = RDMA_CM_LISTEN;
 	c->afonly = p->afonly;
@@ -820,6 +845,83 @@ static struct ib_client cma_client = {
 	.remove = cma_remove_one,
 };
 
+/* ------------------------------------------------------------------ */
+/* `rdma res show cm_id`                                               */
+/* ------------------------------------------------------------------ */
+
+/* The attributes of one id, as in-tree nldev puts them. */
+static int cma_fill_res_entry(struct sk_buff *msg, struct rdma_id_private *p)
+{
+	struct rdma_addr *addr = &p->id.route.addr;
+	pid_t pid = p->owner ? pid_vnr(p->owner) : 0;
+
+	if (p->id.port_num &&
+	    nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, p->id.port_num))
+		return -EMSGSIZE;
+	if (p->qp_num &&
+	    (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_LQPN, p->qp_num) ||
+	     nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_TYPE, p->id.qp_type)))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PS, p->id.ps) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_RES_STATE, READ_ONCE(p->state)))
+		return -EMSGSIZE;
+	if (addr->src_addr.ss_family &&
+	    nla_put(msg, RDMA_NLDEV_ATTR_RES_SRC_ADDR, sizeof(addr->src_addr),
+		    &addr->src_addr))
+		return -EMSGSIZE;
+	if (addr->dst_addr.ss_family &&
+	    nla_put(msg, RDMA_NLDEV_ATTR_RES_DST_ADDR, sizeof(addr->dst_addr),
+		    &addr->dst_addr))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_CM_IDN, p->res_id))
+		return -EMSGSIZE;
+	/* (a process that has exited leaves no pid, as in-tree) */
+	if (pid)
+		return nla_put_u32(msg, RDMA_NLDEV_ATTR_RES_PID, pid);
+	if (!p->owner && p->kern_name)
+		return nla_put_string(msg, RDMA_NLDEV_ATTR_RES_KERN_NAME,
+				      p->kern_name);
+	return 0;
+}
+
+static int cma_dump_res(struct ib_device *ibdev, u32 port,
+			struct sk_buff *msg, unsigned long *pos)
+{
+	struct cma_device *cma_dev;
+	struct rdma_id_private *p;
+	unsigned long i = 0;
+	int ret = 0;
+
+	mutex_lock(&cma_lock);
+	list_for_each_entry(cma_dev, &cma_dev_list, list) {
+		if (cma_dev->device != ibdev)
+			continue;
+		list_for_each_entry(p, &cma_dev->id_list, device_item) {
+			struct nlattr *e;
+
+			if (i++ < *pos || (port && p->id.port_num != port))
+				continue;
+			e = nla_nest_start(msg, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
+			if (!e || cma_fill_res_entry(msg, p)) {
+				if (e)
+					nla_nest_cancel(msg, e);
+				ret = -EMSGSIZE;
+				goto out;
+			}
+			nla_nest_end(msg, e);
+			*pos = i;
+		}
+	}
+out:
+	mutex_unlock(&cma_lock);
+	return ret;
+}
+
+static const struct ib_res_dumper cma_res_dumper = {
+	.owner = THIS_MODULE,
+	.dump = cma_dump_res,
+};
+
 int cma_init(void)
 {
 	int ret;
@@ -833,6 +935,7 @@ int cma_init(void)
 	ret = ib_register_client(&cma_client);
 	if (ret)
 		goto err_addr;
+	ib_set_cm_id_dumper(&cma_res_dumper);
 	return 0;
 err_addr:
 	cma_addr_exit();
@@ -843,6 +946,7 @@ err_wq:
 
 void cma_exit(void)
 {
+	ib_set_cm_id_dumper(NULL);
 	ib_unregister_client(&cma_client);
 	cma_addr_exit();
 	destroy_workqueue(cma_wq);

@@ -313,6 +313,7 @@ static int cma_req_handler(struct ib_cm_id *cm_id,
 		ret = -ENOMEM;
 		goto err_unlock;
 	}
+	cma_inherit_owner(c, l);
 	cma_save_addrs(c, hdr, cma_port(cma_src_addr(l)));
 	cma_ip_to_gid(cma_dst_addr(c), &c->id.route.addr.dev_addr.dgid);
 	mutex_lock_nested(&c->handler_mutex, SINGLE_DEPTH_NESTING);

@@ -38,6 +38,7 @@ struct cma_device {
 	struct list_head id_list;	/* ids attached to the device */
 	struct list_head ib_listens;	/* struct cma_ib_listen */
 	struct kref kref;		/* attached ids and the list */
+	u32 next_res_id;		/* `rdma res` cm-idn, under cma_lock */
 };
 
 /* One ib_cm listen per (device, service ID), shared by the ids on it. */
@@ -116,6 +117,11 @@ struct rdma_id_private {
 	u8 initiator_depth;
 	u8 timeout;
 	u8 min_rnr_timer;
+
+	/* For `rdma res show cm_id`: who owns it, its number there. */
+	struct pid *owner;		/* a process's (ucma), or NULL */
+	const char *kern_name;		/* else the kernel module's name */
+	u32 res_id;			/* set when attached to a device */
 };
 
 static inline struct rdma_id_private *to_id_priv(struct rdma_cm_id *id)
@@ -153,6 +159,8 @@ bool cma_comp_exch(struct rdma_id_private *p, enum rdma_cm_state comp,
 		   enum rdma_cm_state exch);
 enum rdma_cm_state cma_exch(struct rdma_id_private *p,
 			    enum rdma_cm_state exch);
+void cma_inherit_owner(struct rdma_id_private *c,
+		       const struct rdma_id_private *parent);
 bool cma_lock_handler(struct rdma_id_private *p);
 void cma_unlock_handler(struct rdma_id_private *p, bool locked);
 int cma_deliver(struct rdma_id_private *p, struct rdma_cm_event *ev);

@@ -275,6 +275,7 @@ static void mad_timeout_work(struct work_struct *work)
 			continue;
 		}
 		s->retries_left--;
+		s->send_buf.retried++;
 		mad_count(port, MAD_CNT_TX_RETRIES);
 		s->state = MAD_SEND_ON_WIRE;
 		if (mad_send_to_wire(port, s))
@@ -373,6 +374,7 @@ int ib_post_send_mad(struct ib_mad_send_buf *send_buf)
 	s->status = IB_WC_SUCCESS;
 	s->finish_on_wc = false;
 	s->retries_left = send_buf->retries;
+	send_buf->retried = 0;
 	s->state = MAD_SEND_ON_WIRE;
 	list_add_tail(&s->list, &ma->sends);
 	refcount_inc(&ma->refcount);	/* until send_handler() returned */

@@ -433,6 +433,84 @@ static int nldev_res_get_dumpit(struct sk_buff *skb,
 				    fill_res_summary);
 }
 
+/* The owner of the cm_ids (rdma_cm) lists them; RCU for its coming and going. */
+static const struct ib_res_dumper __rcu *cm_id_dumper;
+
+void ib_set_cm_id_dumper(const struct ib_res_dumper *dumper)
+{
+	rcu_assign_pointer(cm_id_dumper, dumper);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL(ib_set_cm_id_dumper);
+
+/*
+ * `rdma res show cm_id`: one message per call for the device the request
+ * names (DEV_INDEX, as in-tree: required), its RES_CM_ID table holding
+ * what fits; cb->args[0] is the next id, cb->args[1] set once all are in.
+ */
+static int nldev_res_cm_id_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	const struct ib_res_dumper *d;
+	unsigned long pos = cb->args[0];
+	struct ib_device *ibdev;
+	struct nlattr *table;
+	struct nlmsghdr *nlh;
+	u32 port = 0;
+	int ret;
+
+	if (cb->args[1])
+		return 0;
+	if (nldev_parse(cb->nlh, tb, NULL))
+		return -EINVAL;
+	ibdev = nldev_get_device(tb);
+	if (!ibdev)
+		return -EINVAL;
+	ret = -EINVAL;
+	if (tb[RDMA_NLDEV_ATTR_PORT_INDEX]) {
+		port = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+		if (!port_valid(ibdev, port))
+			goto out;
+	}
+	ret = -EMSGSIZE;
+	nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+					 RDMA_NLDEV_CMD_RES_CM_ID_GET),
+			0, NLM_F_MULTI);
+	if (!nlh)
+		goto out;
+	table = fill_dev_handle(skb, ibdev) ? NULL :
+		nla_nest_start(skb, RDMA_NLDEV_ATTR_RES_CM_ID);
+	if (!table) {
+		nlmsg_cancel(skb, nlh);
+		goto out;
+	}
+	/* no dumper (rdma_cm not loaded): no cm_id, an empty table */
+	ret = 0;
+	rcu_read_lock();
+	d = rcu_dereference(cm_id_dumper);
+	if (d && !try_module_get(d->owner))
+		d = NULL;
+	rcu_read_unlock();
+	if (d) {
+		ret = d->dump(ibdev, port, skb, &pos);
+		module_put(d->owner);
+	}
+	if (ret && ret != -EMSGSIZE) {
+		nlmsg_cancel(skb, nlh);
+		goto out;
+	}
+	nla_nest_end(skb, table);
+	nlmsg_end(skb, nlh);
+	cb->args[0] = pos;
+	cb->args[1] = !ret;
+	ret = skb->len;
+out:
+	ib_device_put(ibdev);
+	return ret;
+}
+
 /* One "name value" pair of a hw counter table. */
 static int fill_hwcounter_entry(struct sk_buff *msg, const char *name, u64 v)
 {
@@ -629,6 +707,9 @@ const struct rdma_nl_handler nldev_handlers[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_RES_GET] = {
 		.doit = nldev_res_get_doit,
 		.dump = nldev_res_get_dumpit,
+	},
+	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = {
+		.dump = nldev_res_cm_id_dumpit,
 	},
 	[RDMA_NLDEV_CMD_STAT_GET] = {
 		.doit = nldev_stat_get_doit,

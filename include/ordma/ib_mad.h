@@ -117,6 +117,7 @@ struct ib_mad_send_buf {
 	void *mad;		/* IB_MGMT_MAD_SIZE bytes, zeroed, to fill */
 	int timeout_ms;		/* 0: done once sent; else wait for a response */
 	int retries;		/* retransmissions before RESP_TIMEOUT_ERR */
+	int retried;		/* set by the layer: retransmissions made */
 	void *context[2];	/* the consumer's */
 };
 

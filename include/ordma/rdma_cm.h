@@ -157,11 +157,19 @@ enum rdma_cm_state {
 #define RDMA_MC_JOIN_FULLMEMBER		(1 << 0)
 #define RDMA_MC_JOIN_SENDONLY_FULLMEMBER (1 << 3)
 
-/* A kernel consumer's id in namespace @net (referenced by the id). */
-struct rdma_cm_id *rdma_create_id(struct net *net,
-				  rdma_cm_event_handler event_handler,
-				  void *context, enum rdma_ucm_port_space ps,
-				  enum ib_qp_type qp_type);
+/*
+ * A kernel consumer's id in namespace @net (referenced by the id);
+ * `rdma res show cm_id` names its owner by @caller, the module.
+ */
+struct rdma_cm_id *__rdma_create_kernel_id(struct net *net,
+					   rdma_cm_event_handler event_handler,
+					   void *context,
+					   enum rdma_ucm_port_space ps,
+					   enum ib_qp_type qp_type,
+					   const char *caller);
+#define rdma_create_id(net, event_handler, context, ps, qp_type)	\
+	__rdma_create_kernel_id(net, event_handler, context, ps, qp_type, \
+				KBUILD_MODNAME)
 /* An id in the calling task's network namespace. */
 struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       void *context,

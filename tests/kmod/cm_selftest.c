@@ -555,6 +555,72 @@ static void test_destroy_sends_rej(void)
 	ib_destroy_cm_id(listen);
 }
 
+/*
+ * A listener that never answers: the REQ is sent again (max_cm_retries 2,
+ * a short response timeout), the passive side sees the repeats as
+ * duplicates, and the active side gets REQ_ERROR (cm_selftest.sh checks
+ * cm_tx_retries/req and cm_rx_duplicates/req moved).
+ */
+static void test_req_retries(void)
+{
+	struct ib_cm_id *listen, *a;
+	struct ib_cm_req_param req;
+	struct st_event *e, *b;
+	u8 pdata[IB_CM_REQ_PRIVATE_DATA_SIZE] = {};
+
+	if (!st_listen_pair(&listen, &a, ST_SID))
+		return;
+	st_req_param(&req, ST_SID, pdata);
+	req.remote_cm_response_timeout = 12;	/* 16 ms, doubled per try */
+	req.max_cm_retries = 2;
+	ST_CHECK(ib_send_cm_req(a, &req) == 0);
+	b = st_wait(NULL, IB_CM_REQ_RECEIVED);
+	ST_CHECK(b);
+	e = st_wait(a, IB_CM_REQ_ERROR);
+	ST_CHECK(e && e->ev.param.send_status == IB_WC_RESP_TIMEOUT_ERR);
+	ST_CHECK(a->state == IB_CM_IDLE);
+	ST_CHECK(!st_find(NULL, IB_CM_REQ_RECEIVED));	/* no second REQ event */
+	if (b)
+		ib_destroy_cm_id(b->id);
+	ib_destroy_cm_id(a);
+	ib_destroy_cm_id(listen);
+}
+
+/*
+ * A second REQ from a QP the CM already has a connection attempt with,
+ * under another communication ID: rejected as a stale connection.
+ */
+static void test_stale_conn(void)
+{
+	struct ib_cm_id *listen, *a, *a2;
+	struct ib_cm_req_param req;
+	struct st_event *e, *b;
+	u8 pdata[IB_CM_REQ_PRIVATE_DATA_SIZE] = {};
+
+	if (!st_listen_pair(&listen, &a, ST_SID))
+		return;
+	a2 = ib_create_cm_id(st.dev, st_handler, NULL);
+	if (IS_ERR(a2)) {
+		ST_CHECK(!"create cm id");
+		a2 = NULL;
+		goto out;
+	}
+	st_req_param(&req, ST_SID, pdata);
+	ST_CHECK(ib_send_cm_req(a, &req) == 0);
+	b = st_wait(NULL, IB_CM_REQ_RECEIVED);
+	ST_CHECK(b);
+	ST_CHECK(ib_send_cm_req(a2, &req) == 0);	/* the same QP */
+	e = st_wait(a2, IB_CM_REJ_RECEIVED);
+	ST_CHECK(e && e->ev.param.rej_rcvd.reason == IB_CM_REJ_STALE_CONN);
+	ST_CHECK(!st_find(NULL, IB_CM_REQ_RECEIVED));	/* not delivered */
+	if (b)
+		ib_destroy_cm_id(b->id);
+	ib_destroy_cm_id(a2);
+out:
+	ib_destroy_cm_id(a);
+	ib_destroy_cm_id(listen);
+}
+
 static int __init cm_selftest_init(void)
 {
 	spin_lock_init(&st.lock);
@@ -575,6 +641,8 @@ static int __init cm_selftest_init(void)
 	test_reject();
 	test_sidr();
 	test_destroy_sends_rej();
+	test_req_retries();
+	test_stale_conn();
 verbs:
 	st_teardown_verbs();
 	rdma_put_gid_attr(st.gid);

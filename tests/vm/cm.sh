@@ -89,15 +89,7 @@ cm_ids() { rdma res show cm_id 2>/dev/null | grep -c 'cm-idn'; }
 res_cm_id() { rdma res show $DEV 2>/dev/null | sed -n 's/.* cm_id \([0-9]*\).*/\1/p'; }
 listening_cm() # COMM: a cm_id of process COMM in LISTEN state
 {
-	local ids
-	ids=$(rdma res show cm_id 2>/dev/null)
-	if [ -n "$ids" ]; then
-		grep 'state LISTEN' <<<"$ids" | grep -q "comm $1\b"
-	else
-		# ours lists no cm_id yet (issue 12): the summary's count, the
-		# tools here being run one at a time
-		[ "$(res_cm_id)" -ge 1 ] 2>/dev/null
-	fi
+	rdma res show cm_id 2>/dev/null | grep 'state LISTEN' | grep -q "comm $1\b"
 }
 listening_tcp() { ss -Hltn "sport = :$1" | grep -q .; }
 log_has() { grep -q "$2" "$1" 2>/dev/null; }
@@ -367,15 +359,11 @@ killtest() # VICTIM (client|server)
 	rdma res show cm_id >"$OUT/kill-$victim.cm_id" 2>&1
 	sed 's/^/# /' "$OUT/kill-$victim.cm_id"
 	t_eq "kill -9 $victim: rdma res summary: cm_id 3" 3 res_cm_id
-	if [ "$STACK" = ours ]; then
-		# Known gap (issue 12): our nldev has the resource summary but
-		# no per-object dumps (`rdma res show cm_id`, `... qp`).
-		echo "# MISSING (issue 12): rdma res show cm_id on ours: $(head -c 120 "$OUT/kill-$victim.cm_id")"
-	else
-		t_eq "kill -9 $victim: rdma res shows 3 cm_ids during the rping (listener, both ends)" 3 cm_ids
-		t_eq "kill -9 $victim: 2 cm_ids in state CONNECT" 2 \
-			bash -c "grep -c 'state CONNECT' $OUT/kill-$victim.cm_id"
-	fi
+	t_eq "kill -9 $victim: rdma res shows 3 cm_ids during the rping (listener, both ends)" 3 cm_ids
+	t_eq "kill -9 $victim: 2 cm_ids in state CONNECT" 2 \
+		bash -c "grep -c 'state CONNECT' $OUT/kill-$victim.cm_id"
+	t_eq "kill -9 $victim: the 3 cm_ids belong to rping" 3 \
+		bash -c "grep -c 'comm rping' $OUT/kill-$victim.cm_id"
 	# the rping itself, not the `timeout` it runs under
 	if [ "$victim" = client ]; then
 		vpid=$(pgrep -P $cpid rping)

@@ -3,7 +3,9 @@
 # Guest side of the ib_cm test (scripts/vm-run.sh --stack ours): on rxe0
 # the in-kernel selftest (tests/kmod, built on the host first)
 # connects two RC QPs through the CM over the port's own RoCEv2 GID, moves
-# data, disconnects, is rejected and resolves a SIDR; the per-port CM
+# data, disconnects, is rejected, resolves a SIDR and sends a REQ nobody
+# answers (retries, duplicates) and a REQ from a QP already in a
+# connection (stale); the per-port CM
 # counters in sysfs must have moved by what it exchanged.
 set -u
 . /oot-src/tests/vm/lib.sh
@@ -44,14 +46,14 @@ echo "# after: tx $(counters cm_tx_msgs)"
 echo "# after: dup $(counters cm_rx_duplicates)"
 echo "# after: retries $(counters cm_tx_retries)"
 # Loopback: every message sent is also received on the same port.
-# The selftest sends 4 REQs, 1 REP, 1 RTU, 1 DREQ, 1 DREP, 3 REJs,
+# The selftest sends 7 REQs, 1 REP, 1 RTU, 1 DREQ, 1 DREP, 5 REJs,
 # 2 SIDR_REQs and 2 SIDR_REPs.
-t_run "rx req >= 4" test "$(count cm_rx_msgs req)" -ge 4
+t_run "rx req >= 7" test "$(count cm_rx_msgs req)" -ge 7
 t_run "rx rep >= 1" test "$(count cm_rx_msgs rep)" -ge 1
 t_run "rx rtu >= 1" test "$(count cm_rx_msgs rtu)" -ge 1
 t_run "rx dreq >= 1" test "$(count cm_rx_msgs dreq)" -ge 1
 t_run "rx drep >= 1" test "$(count cm_rx_msgs drep)" -ge 1
-t_run "rx rej >= 3" test "$(count cm_rx_msgs rej)" -ge 3
+t_run "rx rej >= 4" test "$(count cm_rx_msgs rej)" -ge 4
 t_run "rx sidr_req >= 2" test "$(count cm_rx_msgs sidr_req)" -ge 2
 t_run "rx sidr_rep >= 2" test "$(count cm_rx_msgs sidr_rep)" -ge 2
 # (a retransmission the MAD layer makes is received but not sent anew)
@@ -60,6 +62,11 @@ for m in req rep rtu dreq drep rej sidr_req sidr_rep; do
 		test "$(count cm_rx_msgs $m)" -ge "$(count cm_tx_msgs $m)" -a \
 		"$(count cm_tx_msgs $m)" -ge 1
 done
+# test_req_retries: a REQ nobody answers, sent 3 times in all
+t_run "tx retries: req moved by 2 (the unanswered REQ resent twice)" \
+	test "$(count cm_tx_retries req)" -ge 2
+t_run "rx duplicates: req >= 2 (the passive side saw the resent REQs)" \
+	test "$(count cm_rx_duplicates req)" -ge 2
 t_run "rmmod cm_selftest" rmmod cm_selftest
 t_eq "rdma res: no QP but the GSI one left" "qp 1" \
 	bash -c "rdma res show | grep ' $DEV: ' | grep -o 'qp [0-9]*'"

@@ -19,99 +19,73 @@
  * The QP uses the GSI Q_Key 0x80010000 (a controlled Q_Key: root only).
  * Prints "sent KIND" per datagram and exits 0 once every send completed.
  */
-#include <arpa/inet.h>
-#include <endian.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <infiniband/verbs.h>
+/* the project's own wire layouts (pure headers, userspace-clean) */
+#include <ordma/mad_wire.h>
+#include "cm_msgs.h"
 
 #define GSI_QKEY 0x80010000u
-#define MAD_SIZE 256
-#define CM_CLASS 0x07
-#define CM_ATTR_REQ 0x0010
 
-struct mad_hdr {
-	uint8_t base_version;
-	uint8_t mgmt_class;
-	uint8_t class_version;
-	uint8_t method;
-	__be16 status;
-	__be16 class_specific;
-	__be64 tid;
-	__be16 attr_id;
-	__be16 resv;
-	__be32 attr_mod;
-} __attribute__((packed));
-
-static uint64_t next_tid(void)
+/* A CM REQ (IBTA 12.6.5) for an RC connection to SERVICE_ID: enough of it
+ * for the CM to look the service up and reject it. */
+static void build_req(u8 *m, u64 service_id, const union ibv_gid *gid)
 {
-	static uint64_t tid;
+	struct mad_wire_hdr h = {
+		.base_version = MAD_WIRE_BASE_VERSION,
+		.mgmt_class = CM_MGMT_CLASS,
+		.class_version = CM_CLASS_VERSION,
+		.method = CM_METHOD_SEND,
+		.tid = (u64)time(NULL) << 20 | (u64)rand() << 4,
+		.attr_id = CM_ATTR_REQ,
+	};
+	struct cm_req r = {
+		.local_comm_id = 0x5a5a0001,
+		.service_id = service_id,
+		.local_qpn = 0x123456,
+		.remote_cm_response_timeout = 20,
+		.transport = CM_TRANSPORT_RC,
+		.starting_psn = 0xabcdef,
+		.local_cm_response_timeout = 20,
+		.retry_count = 7,
+		.pkey = 0xffff,
+		.path_mtu = 3,			/* IB_MTU_1024 */
+		.rnr_retry_count = 7,
+		.max_cm_retries = 15,
+		.primary = { .hop_limit = 64, .local_ack_timeout = 18 },
+	};
 
-	if (!tid)
-		tid = (uint64_t)time(NULL) << 20;
-	return ++tid;
+	memcpy(r.primary.local_gid, gid->raw, 16);
+	memcpy(r.primary.remote_gid, gid->raw, 16);
+	mad_wire_pack(m, &h);
+	cm_req_pack(m + MAD_WIRE_HDR_SIZE, &r);
 }
 
-/* A CM REQ (IBTA 12.6.5) for an RC connection to SERVICE_ID, enough of it
- * for the CM to look the service up and reject it (offsets: the
- * message, after the 24-byte MAD header; cm/cm_msgs.h). */
-static void build_req(uint8_t *m, uint64_t service_id, const union ibv_gid *gid)
+static int build(const char *kind, u8 *m, const union ibv_gid *gid)
 {
-	struct mad_hdr *h = (struct mad_hdr *)m;
-	uint8_t *d = m + sizeof(*h);
-	uint32_t v;
-
-	h->base_version = 1;
-	h->mgmt_class = CM_CLASS;
-	h->class_version = 2;
-	h->method = 0x03;			/* Send */
-	h->tid = htobe64(next_tid());
-	h->attr_id = htons(CM_ATTR_REQ);
-	v = htonl(0x5a5a0001);			/* local communication ID */
-	memcpy(d + 0, &v, 4);
-	service_id = htobe64(service_id);
-	memcpy(d + 8, &service_id, 8);
-	v = htonl(0x123456 << 8);		/* local QPN */
-	memcpy(d + 32, &v, 4);
-	d[43] = 20 << 3;			/* remote CM timeout, RC */
-	v = htonl(0xabcdef << 8 | 20 << 3 | 7);	/* PSN, CM timeout, retries */
-	memcpy(d + 44, &v, 4);
-	d[48] = 0xff;				/* P_Key */
-	d[49] = 0xff;
-	d[50] = 3 << 4 | 7;			/* path MTU 1024, RNR retries */
-	d[51] = 15 << 4;			/* max CM retries */
-	memcpy(d + 52 + 4, gid, 16);		/* primary local GID */
-	memcpy(d + 52 + 20, gid, 16);		/* primary remote GID */
-	d[52 + 41] = 64;			/* hop limit */
-	d[52 + 43] = 18 << 3;			/* local ACK timeout */
-}
-
-static int build(const char *kind, uint8_t *m, const union ibv_gid *gid)
-{
-	struct mad_hdr *h = (struct mad_hdr *)m;
 	/* rdma_cm TCP port space, port 1 (nothing listens there) */
-	uint64_t no_listener = 0x0000000001060001ull;
+	u64 no_listener = 0x0000000001060001ull;
 
-	memset(m, 0, MAD_SIZE);
+	memset(m, 0, MAD_WIRE_SIZE);
 	build_req(m, no_listener, gid);
 	if (!strcmp(kind, "short"))
 		return 100;
 	if (!strcmp(kind, "base-version"))
-		h->base_version = 2;
+		m[MAD_WIRE_OFF_BASE_VERSION] = 2;
 	else if (!strcmp(kind, "class-version"))
-		h->class_version = 1;
+		m[MAD_WIRE_OFF_CLASS_VERSION] = 1;
 	else if (!strcmp(kind, "bad-class"))
-		h->mgmt_class = 0x2f;
+		m[MAD_WIRE_OFF_MGMT_CLASS] = 0x2f;
 	else if (!strcmp(kind, "bad-attr"))
-		h->attr_id = htons(0x00ff);
+		mad_wire_put16(m + MAD_WIRE_OFF_ATTR_ID, 0x00ff);
 	else if (!strcmp(kind, "bad-method"))
-		h->method = 0x7f;
+		m[MAD_WIRE_OFF_METHOD] = 0x7f;
 	else if (strcmp(kind, "req-no-listener"))
 		return -1;
-	return MAD_SIZE;
+	return MAD_WIRE_SIZE;
 }
 
 static int to_state(struct ibv_qp *qp, enum ibv_qp_state state, int mask,
@@ -134,7 +108,7 @@ int main(int argc, char **argv)
 	struct ibv_mr *mr;
 	struct ibv_ah *ah;
 	union ibv_gid gid;
-	uint8_t *buf;
+	u8 *buf;
 	int i, n, gidx;
 
 	if (argc < 4) {
@@ -157,8 +131,8 @@ int main(int argc, char **argv)
 	}
 	pd = ibv_alloc_pd(ctx);
 	cq = pd ? ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
-	buf = calloc(1, MAD_SIZE);
-	mr = cq && buf ? ibv_reg_mr(pd, buf, MAD_SIZE, 0) : NULL;
+	buf = calloc(1, MAD_WIRE_SIZE);
+	mr = cq && buf ? ibv_reg_mr(pd, buf, MAD_WIRE_SIZE, 0) : NULL;
 	if (!mr) {
 		perror("pd/cq/mr");
 		return 1;

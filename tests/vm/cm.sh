@@ -87,6 +87,7 @@ echo "# $DEV device/net: $(ls /sys/class/infiniband/$DEV/device/net 2>&1)"
 # of the `rdma res` summary of rxe0.
 cm_ids() { rdma res show cm_id 2>/dev/null | grep -c 'cm-idn'; }
 res_cm_id() { rdma res show $DEV 2>/dev/null | sed -n 's/.* cm_id \([0-9]*\).*/\1/p'; }
+res_qp() { rdma res show $DEV 2>/dev/null | sed -n 's/.* qp \([0-9]*\).*/\1/p'; }
 listening_cm() # COMM: a cm_id of process COMM in LISTEN state
 {
 	rdma res show cm_id 2>/dev/null | grep 'state LISTEN' | grep -q "comm $1\b"
@@ -339,7 +340,8 @@ t_eq "no cm_id left after the tools" 0 cm_ids
 # disconnection and exits on its own; no id is left.
 killtest() # VICTIM (client|server)
 {
-	local victim=$1 spid cpid other n vpid
+	local victim=$1 spid cpid other n vpid qp0
+	qp0=$(res_qp)
 	SLOG=$OUT/kill-$victim.server CLOG=$OUT/kill-$victim.client
 	timeout $STO rping -s -a $IP4 -v >"$SLOG" 2>"$SLOG.err" &
 	spid=$!
@@ -379,6 +381,7 @@ killtest() # VICTIM (client|server)
 	wait $cpid 2>/dev/null
 	t_eq "kill -9 $victim: the other end exits by itself" 0 echo $n
 	t_run "kill -9 $victim: no cm_id left (rdma res)" wait_until 60 eval '[ "$(cm_ids)" = 0 ] && [ "$(res_cm_id)" = 0 ]'
+	t_eq "kill -9 $victim: no QP left (rdma res qp as before)" "$qp0" res_qp
 	echo "# after kill -9 $victim: $(rdma res show $DEV)"
 }
 killtest client

@@ -41,7 +41,8 @@ WAIT=150
 STO=$((WAIT + TO + 30))
 BASEPORT=19000
 # What a client retries on: no listener yet, or no peer yet.
-RETRY='RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR)|Unable to connect \(retries|Failed to connect through RDMA CM'
+# (perftest: "Unexpected CM event bl blka 8", 8 being REJECTED)
+RETRY='RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR)|Unable to connect \(retries|Failed to connect through RDMA CM|Unexpected CM event bl blka [0-9]+'
 rm -rf "$OUT"
 mkdir -p "$OUT"
 echo "# cm wire $TAG: $ROLE on $STACK stack, $SELF and $SELF6, peer $PEER and $PEER6"

@@ -43,6 +43,26 @@ BASEPORT=19000
 # What a client retries on: no listener yet, or no peer yet.
 # (perftest: "Unexpected CM event bl blka 8", 8 being REJECTED)
 RETRY='RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR)|Unable to connect \(retries|Failed to connect through RDMA CM|Unexpected CM event bl blka [0-9]+'
+# The server's "listening" signal to the client: a TCP connection to
+# READYPORT + the test's index.
+READYPORT=21000
+listening() # PORT: an rdma_cm id listening on it (`rdma res show cm_id`)
+{
+	rdma res show cm_id 2>/dev/null | grep 'state LISTEN' | grep -qE ":$1( |$)"
+}
+say_ready() # PORT: accept one connection (for up to WAIT s)
+{
+	timeout $WAIT python3 -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("", int(sys.argv[1])))
+s.listen(1)
+s.accept()[0].close()' "$1" 2>/dev/null
+}
+wait_ready() # PORT: until the peer accepts on it (WAIT s at most)
+{
+	wait_until $WAIT eval "(exec 3<>/dev/tcp/$PEER/$1) 2>/dev/null"
+}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 echo "# cm wire $TAG: $ROLE on $STACK stack, $SELF and $SELF6, peer $PEER and $PEER6"
@@ -110,6 +130,7 @@ add udaddy-ipv4 "udaddy -b \$SELF -c 2 -C 10" "udaddy -s \$PEER -c 2 -C 10" '^da
 add ib_send_bw-R-ipv4 "ib_send_bw -d $DEV -R -F -s 65536 -n 100 -p \$P" "ib_send_bw -d $DEV -R -F -s 65536 -n 100 -p \$P \$PEER" '^ *65536 +100 '
 add rping-ipv6 "rping -s -a \$SELF6 -p \$P -C 100" "rping -c -a \$PEER6 -p \$P -C 100 -V -v" '^ping data: '
 add ucmatose-ipv6 "ucmatose -b \$SELF6 -p \$P -c 3 -C 10" "ucmatose -s \$PEER6 -p \$P -c 3 -C 10" '^data transfers complete'
+add udaddy-ipv6 "udaddy -b \$SELF6 -c 2 -C 10" "udaddy -s \$PEER6 -c 2 -C 10" '^data transfers complete'
 # (no ib_send_bw -R over IPv6: perftest 4.5's rdma_cm path resolves the
 # server name as AF_INET only)
 
@@ -118,15 +139,26 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS CHECK
 	local idx=$1 name=$2 P args rc t0 t1 log secs deadline extra=
 	# shellcheck disable=SC2034 # P: used by the eval below
 	P=$((BASEPORT + idx))
+	case "$name" in udaddy-*) P=7174 ;; esac	# its fixed port
 	if [ "$ROLE" = server ]; then args=$3; else args=$4; fi
 	args=$(eval echo "$args")
 	log=$OUT/$ROLE-$name.log
 	t0=$(date +%s.%N)
 	if [ "$ROLE" = server ]; then
 		# shellcheck disable=SC2086
-		timeout $STO $args >"$log" 2>"$log.err"
+		timeout $STO $args >"$log" 2>"$log.err" &
+		local spid=$!
+		# once the tool listens on its port, say so on READYPORT + idx
+		# (the client waits for that before its first attempt: a REQ
+		# to no listener is rejected, and perftest then crashes in
+		# its error path)
+		wait_until $WAIT eval "listening $P || ! kill -0 $spid 2>/dev/null"
+		kill -0 $spid 2>/dev/null && say_ready $((READYPORT + idx)) &
+		wait $spid
 		rc=$?
 	else
+		wait_ready $((READYPORT + idx)) ||
+			echo "# $name: the server said nothing on port $((READYPORT + idx)) in ${WAIT}s"
 		deadline=$(($(date +%s) + WAIT))
 		while :; do
 			# shellcheck disable=SC2086
@@ -153,7 +185,6 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS CHECK
 	fi
 	t1=$(date +%s.%N)
 	# the rdma_cm port: the host attributes CM MADs by the service ID
-	case "$name" in udaddy-*) P=7174 ;; esac
 	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$t0" "$t1" "$rc" "$P" >>"$OUT/tests.tsv"
 	secs=$(printf '%.1f' "$(echo "$t1 - $t0" | bc)")
 	if [ "$rc" = 0 ]; then

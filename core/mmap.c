@@ -27,6 +27,7 @@
 #include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <ordma/compat.h>
 #include "core_priv.h"
 
 static void mmap_buf_free(struct kref *ref)
@@ -143,8 +144,9 @@ static const struct vm_operations_struct mmap_buf_vm_ops = {
 
 /*
  * Map the buffer whose offset is @vma's.  The mapping must be shared, not
- * executable, and no larger than the buffer.  Errors: -EINVAL (no such
- * buffer, too large, private), -EPERM (executable).
+ * executable (nor made so later by mprotect()), and no larger than the
+ * buffer.  Errors: -EINVAL (no such buffer, too large, private), -EPERM
+ * (executable).
  */
 int ib_mmap_buf_map(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {
@@ -173,6 +175,7 @@ int ib_mmap_buf_map(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 		kref_put(&mb->ref, mmap_buf_free);
 		return ret;
 	}
+	ordma_vm_flags_clear(vma, VM_MAYEXEC);
 	vma->vm_private_data = mb;
 	vma->vm_ops = &mmap_buf_vm_ops;
 	return 0;

@@ -8,12 +8,24 @@
 
 #include <linux/version.h>
 #include <linux/device.h>
+#include <linux/mm.h>
 
 /* struct class lost its const-less devnode() argument in 6.2. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 #define ORDMA_DEVNODE_DEV const struct device
 #else
 #define ORDMA_DEVNODE_DEV struct device
+#endif
+
+/* vm_flags is written through vm_flags_{set,clear}() since 6.3. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define ordma_vm_flags_clear vm_flags_clear
+#else
+static inline void ordma_vm_flags_clear(struct vm_area_struct *vma,
+					vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
 #endif
 
 #endif

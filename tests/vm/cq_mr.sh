@@ -289,6 +289,7 @@ mmap_private EINVAL
 mmap_exec EPERM
 mmap_inside EINVAL
 mmap_twice mapped mapped
+mprotect_exec EACCES
 same_memory yes
 producer_seen 2
 child_reads prod=2

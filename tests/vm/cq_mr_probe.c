@@ -986,6 +986,10 @@ static int probe_mmap(void)
 	say("mmap_twice", "%s %s", map_res((void *)q), map_res((void *)q2));
 	if (q == MAP_FAILED || q2 == MAP_FAILED)
 		return 1;
+	/* not executable later either (VM_MAYEXEC cleared) */
+	say("mprotect_exec", "%s", mprotect((void *)q2, 4096,
+					    PROT_READ | PROT_EXEC) ?
+	    res(errno) : "OK");
 	say("same_memory", "%s", q2->index_mask == 511 &&
 	    q->index_mask == 511 ? "yes" : "no");
 

@@ -203,16 +203,13 @@ struct rdma_cm_id *rdma_create_user_id(rdma_cm_event_handler event_handler,
 				       enum rdma_ucm_port_space ps,
 				       enum ib_qp_type qp_type)
 {
-	struct rdma_id_private *p;
+	struct rdma_cm_id *id;
 
-	if (!cma_ps_valid(ps) || !event_handler)
-		return ERR_PTR(-EINVAL);
-	p = cma_alloc_id(current->nsproxy->net_ns, event_handler, context, ps,
-			 qp_type);
-	if (!p)
-		return ERR_PTR(-ENOMEM);
-	p->owner = get_task_pid(current, PIDTYPE_TGID);
-	return &p->id;
+	id = __rdma_create_kernel_id(current->nsproxy->net_ns, event_handler,
+				     context, ps, qp_type, NULL);
+	if (!IS_ERR(id))
+		to_id_priv(id)->owner = get_task_pid(current, PIDTYPE_TGID);
+	return id;
 }
 EXPORT_SYMBOL(rdma_create_user_id);
 
@@ -839,12 +836,6 @@ static void cma_remove_one(struct ib_device *device, void *client_data)
 	kref_put(&cma_dev->kref, cma_cdev_release);
 }
 
-static struct ib_client cma_client = {
-	.name = "cma",
-	.add = cma_add_one,
-	.remove = cma_remove_one,
-};
-
 /* ------------------------------------------------------------------ */
 /* `rdma res show cm_id`                                               */
 /* ------------------------------------------------------------------ */
@@ -884,43 +875,44 @@ static int cma_fill_res_entry(struct sk_buff *msg, struct rdma_id_private *p)
 	return 0;
 }
 
-static int cma_dump_res(struct ib_device *ibdev, u32 port,
-			struct sk_buff *msg, unsigned long *pos)
+static int cma_fill_res_cm_ids(struct ib_device *ibdev, void *client_data,
+			       u32 port, struct sk_buff *msg,
+			       unsigned long *pos)
 {
-	struct cma_device *cma_dev;
+	struct cma_device *cma_dev = client_data;
 	struct rdma_id_private *p;
 	unsigned long i = 0;
 	int ret = 0;
 
+	if (!cma_dev)
+		return 0;
 	mutex_lock(&cma_lock);
-	list_for_each_entry(cma_dev, &cma_dev_list, list) {
-		if (cma_dev->device != ibdev)
-			continue;
-		list_for_each_entry(p, &cma_dev->id_list, device_item) {
-			struct nlattr *e;
+	list_for_each_entry(p, &cma_dev->id_list, device_item) {
+		struct nlattr *e;
 
-			if (i++ < *pos || (port && p->id.port_num != port))
-				continue;
-			e = nla_nest_start(msg, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
-			if (!e || cma_fill_res_entry(msg, p)) {
-				if (e)
-					nla_nest_cancel(msg, e);
-				ret = -EMSGSIZE;
-				goto out;
-			}
-			nla_nest_end(msg, e);
-			*pos = i;
+		if (i++ < *pos || (port && p->id.port_num != port))
+			continue;
+		e = nla_nest_start(msg, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
+		if (!e || cma_fill_res_entry(msg, p)) {
+			if (e)
+				nla_nest_cancel(msg, e);
+			ret = -EMSGSIZE;
+			break;
 		}
+		nla_nest_end(msg, e);
+		*pos = i;
 	}
-out:
 	mutex_unlock(&cma_lock);
 	return ret;
 }
 
-static const struct ib_res_dumper cma_res_dumper = {
-	.owner = THIS_MODULE,
-	.dump = cma_dump_res,
+static struct ib_client cma_client = {
+	.name = "cma",
+	.add = cma_add_one,
+	.remove = cma_remove_one,
+	.fill_res_cm_ids = cma_fill_res_cm_ids,
 };
+
 
 int cma_init(void)
 {
@@ -935,7 +927,6 @@ int cma_init(void)
 	ret = ib_register_client(&cma_client);
 	if (ret)
 		goto err_addr;
-	ib_set_cm_id_dumper(&cma_res_dumper);
 	return 0;
 err_addr:
 	cma_addr_exit();
@@ -946,7 +937,6 @@ err_wq:
 
 void cma_exit(void)
 {
-	ib_set_cm_id_dumper(NULL);
 	ib_unregister_client(&cma_client);
 	cma_addr_exit();
 	destroy_workqueue(cma_wq);

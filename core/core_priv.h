@@ -38,6 +38,8 @@ struct ib_device *ib_device_get_next(unsigned long *index);
 void ib_unregister_device_and_put(struct ib_device *ibdev);
 int ib_get_client_nl_info(struct ib_device *ibdev, const char *client_name,
 			  struct ib_client_nl_info *res);
+int ib_client_fill_res_cm_ids(struct ib_device *ibdev, u32 port,
+			      struct sk_buff *msg, unsigned long *pos);
 
 /* gid.c: the GID table and its RoCE maintenance from netdev events */
 int ib_gid_table_setup(struct ib_device *ibdev);	/* at registration */

@@ -295,6 +295,37 @@ int ib_get_client_nl_info(struct ib_device *ibdev, const char *client_name,
 	return ret;
 }
 
+/*
+ * Have the client that owns cm_ids (rdma_cm) list @ibdev's into @msg; no
+ * such client loaded: nothing to list.  The locks keep the client and its
+ * data for the device while it fills.
+ */
+int ib_client_fill_res_cm_ids(struct ib_device *ibdev, u32 port,
+			      struct sk_buff *msg, unsigned long *pos)
+{
+	struct ib_client *client;
+	unsigned long index;
+	void *data;
+	int ret = 0;
+
+	down_read(&clients_rwsem);
+	down_read(&ibdev->client_data_rwsem);
+	xa_for_each(&clients, index, client) {
+		if (!client->fill_res_cm_ids ||
+		    !xa_get_mark(&ibdev->client_data, client->client_id,
+				 CLIENT_DATA_READY))
+			continue;
+		data = xa_load(&ibdev->client_data, client->client_id);
+		ret = client->fill_res_cm_ids(ibdev,
+					      xa_is_value(data) ? NULL : data,
+					      port, msg, pos);
+		break;
+	}
+	up_read(&ibdev->client_data_rwsem);
+	up_read(&clients_rwsem);
+	return ret;
+}
+
 /* --- allocation and registration ----------------------------------------- */
 
 struct ib_device *_ib_alloc_device(size_t size)

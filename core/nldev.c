@@ -433,16 +433,6 @@ static int nldev_res_get_dumpit(struct sk_buff *skb,
 				    fill_res_summary);
 }
 
-/* The owner of the cm_ids (rdma_cm) lists them; RCU for its coming and going. */
-static const struct ib_res_dumper __rcu *cm_id_dumper;
-
-void ib_set_cm_id_dumper(const struct ib_res_dumper *dumper)
-{
-	rcu_assign_pointer(cm_id_dumper, dumper);
-	synchronize_rcu();
-}
-EXPORT_SYMBOL(ib_set_cm_id_dumper);
-
 /*
  * `rdma res show cm_id`: one message per call for the device the request
  * names (DEV_INDEX, as in-tree: required), its RES_CM_ID table holding
@@ -452,7 +442,6 @@ static int nldev_res_cm_id_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
-	const struct ib_res_dumper *d;
 	unsigned long pos = cb->args[0];
 	struct ib_device *ibdev;
 	struct nlattr *table;
@@ -486,17 +475,8 @@ static int nldev_res_cm_id_dumpit(struct sk_buff *skb,
 		nlmsg_cancel(skb, nlh);
 		goto out;
 	}
-	/* no dumper (rdma_cm not loaded): no cm_id, an empty table */
-	ret = 0;
-	rcu_read_lock();
-	d = rcu_dereference(cm_id_dumper);
-	if (d && !try_module_get(d->owner))
-		d = NULL;
-	rcu_read_unlock();
-	if (d) {
-		ret = d->dump(ibdev, port, skb, &pos);
-		module_put(d->owner);
-	}
+	/* (rdma_cm not loaded: no cm_id, an empty table) */
+	ret = ib_client_fill_res_cm_ids(ibdev, port, skb, &pos);
 	if (ret && ret != -EMSGSIZE) {
 		nlmsg_cancel(skb, nlh);
 		goto out;

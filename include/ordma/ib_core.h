@@ -38,6 +38,16 @@ struct ib_client {
 	int (*get_nl_info)(struct ib_device *ibdev, void *client_data,
 			   struct ib_client_nl_info *res);
 	int (*get_global_nl_info)(struct ib_client_nl_info *res);
+	/*
+	 * `rdma res show cm_id` (nldev RES_CM_ID_GET), from the client that
+	 * owns them: one RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY nest per id of
+	 * @ibdev (of @port, unless 0), skipping the first *@pos, advancing
+	 * *@pos; -EMSGSIZE when @msg is full (the dump goes on in the next
+	 * message), 0 when all are in.
+	 */
+	int (*fill_res_cm_ids)(struct ib_device *ibdev, void *client_data,
+			       u32 port, struct sk_buff *msg,
+			       unsigned long *pos);
 
 	u32 client_id;		/* assigned by ib_register_client() */
 };
@@ -53,22 +63,6 @@ void *ib_get_client_data(struct ib_device *ibdev, struct ib_client *client);
  * for a bad port.
  */
 struct kobject *ib_port_sysfs_kobj(struct ib_device *ibdev, u32 port_num);
-
-/*
- * `rdma res show cm_id` (nldev RES_CM_ID_GET): the module that owns the
- * objects lists them.  dump() puts one RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY
- * nest per object of @ibdev (of @port, unless 0), skipping the first
- * *@pos, and advances *@pos; -EMSGSIZE when @msg is full (the dump goes
- * on in the next message), 0 when all are in.  Registered from module
- * init, cleared at module exit (the caller waits for dumps in progress).
- */
-struct ib_res_dumper {
-	struct module *owner;
-	int (*dump)(struct ib_device *ibdev, u32 port, struct sk_buff *msg,
-		    unsigned long *pos);
-};
-
-void ib_set_cm_id_dumper(const struct ib_res_dumper *dumper);
 
 /*
  * A link type for `rdma link add NAME type TYPE netdev NDEV`.  ib_core

@@ -67,15 +67,6 @@ ip -6 addr add $IP6/64 dev eth0 nodad
 ip route add 224.0.0.0/4 dev eth0
 t_run "rdma link add $DEV" rdma link add $DEV type rxe netdev eth0
 gid_present() { grep -qx "$1" $CMSYS/gids/* 2>/dev/null; }
-wait_until() # SECONDS CMD...: poll CMD every 0.2 s until it succeeds
-{
-	local end=$(($(date +%s) + $1))
-	shift
-	while ! "$@"; do
-		[ "$(date +%s)" -lt $end ] || return 1
-		sleep 0.2
-	done
-}
 t_run "GIDs of $IP4 and $IP6 on $DEV" wait_until 30 eval \
 	"gid_present 0000:0000:0000:0000:0000:ffff:0a00:020f && gid_present fd00:0000:0000:0000:0000:0000:0000:0015"
 
@@ -117,8 +108,19 @@ cm_net() # FROM TO MSG: received MSG minus received duplicates of it
 }
 cm_moved() # FROM TO: "DIR/MSG+N ..." of the counters that moved
 {
-	join "$OUT/counters.$1" "$OUT/counters.$2" |
-		awk '$2 != $3 { printf "%s+%s ", $1, $3 - $2 }'
+	counters_moved "$OUT/counters.$1" "$OUT/counters.$2"
+}
+# Two snapshots of "name value" lines (CM counters, debugfs drop counts):
+counters_moved() # FILE0 FILE1: "name+N ..." of those that moved
+{
+	join "$1" "$2" | awk '$2 != $3 { printf "%s+%s ", $1, $3 - $2 }'
+}
+counters_delta() # FILE0 FILE1 NAME...: how far each NAME moved (0 if absent)
+{
+	local f0=$1 f1=$2
+	shift 2
+	join "$f0" "$f1" | awk -v names="$*" '{ d[$1] = $3 - $2 }
+		END { n = split(names, w); for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? " " : ""), d[w[i]] }'
 }
 
 FAILS_IN_A_ROW=0

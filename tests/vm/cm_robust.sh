@@ -14,7 +14,7 @@
 #     (DEVICE_REMOVAL) and exit, the delete returns, the link comes back
 #     and connects again.
 # Needs from cm.sh: DEV IP4 OUT STACK TO STO LTO, t_* and the helpers
-# (listening_cm, res_cm_id, cm_snap, cm_moved, wait_until).
+# (listening_cm, res_cm_id, cm_snap, cm_moved, counters_delta, ...).
 
 # 1000 cycles on ours; stock, the reference, runs 200 (about 0.4 s each)
 if [ "$STACK" = ours ]; then CYCLES=${CM_CYCLES:-1000}; else CYCLES=${CM_CYCLES:-200}; fi
@@ -77,9 +77,8 @@ robust_cycles()
 	# both ends on one port: each connection is one RTU received, one
 	# DREQ and one DREP
 	t_eq "cycles: one connection established and torn down per cycle (RTU, DREQ, DREP received)" \
-		"$CYCLES $CYCLES $CYCLES" bash -c "join $OUT/counters.cycles.0 $OUT/counters.cycles.1 |
-			awk '\$1 == \"cm_rx_msgs/rtu\" { r = \$3 - \$2 } \$1 == \"cm_rx_msgs/dreq\" { q = \$3 - \$2 }
-				\$1 == \"cm_rx_msgs/drep\" { p = \$3 - \$2 } END { print r + 0, q + 0, p + 0 }'"
+		"$CYCLES $CYCLES $CYCLES" counters_delta "$OUT/counters.cycles.0" "$OUT/counters.cycles.1" \
+		cm_rx_msgs/rtu cm_rx_msgs/dreq cm_rx_msgs/drep
 	wait_until 30 eval '[ "$(res_cm_id)" = 1 ]'
 	res1=$(res_counts)
 	slab1=$(sunreclaim)
@@ -108,8 +107,7 @@ robust_reject()
 	t_run "rping to a port with no listener: rejected (RDMA_CM_EVENT_REJECTED)" \
 		eval "[ $rc != 0 ] && grep -q 'RDMA_CM_EVENT_REJECTED' '$log' '$log.err'"
 	t_eq "rping to a port with no listener: one REJ sent and one received" "1 1" \
-		bash -c "join $OUT/counters.reject.0 $OUT/counters.reject.1 |
-			awk '\$1 == \"cm_tx_msgs/rej\" { t = \$3 - \$2 } \$1 == \"cm_rx_msgs/rej\" { r = \$3 - \$2 } END { print t + 0, r + 0 }'"
+		counters_delta "$OUT/counters.reject.0" "$OUT/counters.reject.1" cm_tx_msgs/rej cm_rx_msgs/rej
 }
 
 # --- malformed MADs to QP1 ------------------------------------------------------
@@ -132,8 +130,7 @@ robust_mads()
 	echo "# CM counters moved: $(cm_moved mads.0 mads.1)"
 	# (stock 6.1 takes one of the malformed REQs as a REQ too and
 	# rejects it: 2 and 2 there)
-	n=$(join "$OUT/counters.mads.0" "$OUT/counters.mads.1" |
-		awk '$1 == "cm_rx_msgs/req" { q = $3 - $2 } $1 == "cm_tx_msgs/rej" { t = $3 - $2 } END { print q + 0, t + 0 }')
+	n=$(counters_delta "$OUT/counters.mads.0" "$OUT/counters.mads.1" cm_rx_msgs/req cm_tx_msgs/rej)
 	echo "# MADs to QP1: REQs taken, REJs sent: $n"
 	t_run "MADs to QP1: the REQ to no listener is rejected" test "${n#* }" -ge 1
 	t_run "the CM still connects after the MADs (rping, 10 pings verified)" \
@@ -141,15 +138,13 @@ robust_mads()
 			timeout $TO rping -c -a $IP4 -p 7484 -C 10 -V >$OUT/after-mads.client 2>&1 && wait"
 	if [ "$STACK" = ours ]; then
 		t_eq "MADs to QP1 (ours): only the well-formed REQ is taken and rejected" "1 1" echo "$n"
-		echo "# MAD layer counters moved: $(join "$OUT/mad.0" "$OUT/mad.1" | awk '$2 != $3 { printf "%s+%d ", $1, $3 - $2 }')"
+		echo "# MAD layer counters moved: $(counters_moved "$OUT/mad.0" "$OUT/mad.1")"
 		# short -> rx_dropped_short; base-version -> ..._bad_base_version;
 		# class-version, bad-class, bad-method: no agent -> unclaimed;
 		# bad-attr reaches the CM, which drops it (ib_cm/)
 		t_eq "MADs to QP1 (ours): drops counted: short 1, bad base version 1, unclaimed 3, CM bad attribute 1" "1 1 3 1" \
-			bash -c "join $OUT/mad.0 $OUT/mad.1 | awk '\$1 == \"rx_dropped_short\" { s = \$3 - \$2 }
-				\$1 == \"rx_dropped_bad_base_version\" { b = \$3 - \$2 }
-				\$1 == \"rx_dropped_unclaimed\" { u = \$3 - \$2 }
-				\$1 == \"rx_dropped_bad_attr\" { a = \$3 - \$2 } END { print s + 0, b + 0, u + 0, a + 0 }'"
+			counters_delta "$OUT/mad.0" "$OUT/mad.1" rx_dropped_short \
+			rx_dropped_bad_base_version rx_dropped_unclaimed rx_dropped_bad_attr
 	fi
 }
 

@@ -81,15 +81,6 @@ ip4gid() # a.b.c.d -> its IPv4-mapped GID
 	set -- $1
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
 }
-wait_until() # SECONDS CMD...
-{
-	local end=$(($(date +%s) + $1))
-	shift
-	while ! "$@"; do
-		[ "$(date +%s)" -lt $end ] || return 1
-		sleep 0.2
-	done
-}
 t_run "GIDs of $SELF and $SELF6" wait_until 30 eval \
 	"gid_present $(ip4gid "$SELF") && gid_present fd00:0000:0000:0000:0000:0000:0000:$(printf %04d "${SELF##*.}")"
 cm_ids() { rdma res show cm_id 2>/dev/null | grep -c 'cm-idn'; }

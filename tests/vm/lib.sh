@@ -71,6 +71,16 @@ t_done()
 	[ "$T_FAIL" = 0 ]
 }
 
+wait_until() # SECONDS CMD...: poll CMD every 0.2 s until it succeeds
+{
+	local end=$(($(date +%s) + $1))
+	shift
+	while ! "$@"; do
+		[ "$(date +%s)" -lt $end ] || return 1
+		sleep 0.2
+	done
+}
+
 # Unload the RDMA stack, consumers first; modules that are not loaded are
 # skipped (modprobe -r fails on those), so the same call serves both stacks.
 unload_rdma()

@@ -239,9 +239,25 @@ static void comp_aeth(struct rxe_qp *qp, struct rxe_send_wqe *wqe, u32 psn,
 	comp_error(qp, wqe, status);
 }
 
+struct comp_read_ctx {
+	struct rxe_qp *qp;
+	struct rxe_send_wqe *wqe;
+};
+
+/* A piece of read response data into the WQE's SGEs. */
+static int comp_read_piece(void *ctx, void *buf, u32 n)
+{
+	struct comp_read_ctx *c = ctx;
+
+	return rxe_dma_copy(c->qp->rxe, &c->qp->pd->ibpd,
+			    IB_ACCESS_LOCAL_WRITE, &c->wqe->dma, buf, n,
+			    RXE_COPY_TO_MR);
+}
+
 static void comp_read(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		      struct rxe_pkt_info *pkt, u8 syn)
 {
+	struct comp_read_ctx c = { .qp = qp, .wqe = wqe };
 	u32 len = rxe_pkt_payload_len(pkt);
 	bool last = pkt->mask & RXE_LAST_MASK;
 	int err;
@@ -260,9 +276,7 @@ static void comp_read(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		comp_error(qp, wqe, IB_WC_BAD_RESP_ERR);
 		return;
 	}
-	err = rxe_dma_copy(qp->rxe, &qp->pd->ibpd, IB_ACCESS_LOCAL_WRITE,
-			   &wqe->dma, rxe_pkt_payload(pkt), len,
-			   RXE_COPY_TO_MR);
+	err = rxe_pkt_payload_walk(pkt, comp_read_piece, &c);
 	if (err) {
 		comp_error(qp, wqe, err == -ENOSPC ? IB_WC_LOC_LEN_ERR :
 						     IB_WC_LOC_PROT_ERR);

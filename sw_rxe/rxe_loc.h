@@ -111,6 +111,13 @@ struct rxe_mr *rxe_rkey_mr(struct rxe_qp *qp, u32 rkey, int access,
 int rxe_dma_copy(struct rxe_dev *rxe, struct ib_pd *pd, int access,
 		 struct rxe_dma_info *dma, void *buf, u32 len,
 		 enum rxe_copy_dir dir);
+/*
+ * The same walk for a local read, attaching the memory to @skb as page
+ * fragments instead of copying it (rxe_mr_frags()); on an error the
+ * position of @dma and the fragments of @skb are partly advanced.
+ */
+int rxe_dma_frags(struct rxe_dev *rxe, struct ib_pd *pd,
+		  struct rxe_dma_info *dma, struct sk_buff *skb, u32 len);
 
 /* ---- rxe_mcast.c ----------------------------------------------------- */
 int rxe_attach_mcast(struct ib_qp *ibqp, const union ib_gid *mgid);
@@ -149,6 +156,24 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 		 struct sk_buff *skb);
 /* The av of a received packet's sender (for UD replies / GRH in CQEs). */
 void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av);
+/*
+ * Payload by reference (RC, to this host): a packet allocated for its
+ * headers only gets the payload as page fragments of the sender's memory
+ * (rxe_dma_frags(), rxe_mr_frags()), then this trailer for the pad and
+ * the ICRC, which also sets its paylen.  0 or -EMSGSIZE.  The receiver
+ * copies straight from the sender's pages: one copy instead of two.
+ */
+bool rxe_av_dest_local(struct rxe_dev *rxe, const struct rxe_av *av);
+int rxe_pkt_add_trailer(struct sk_buff *skb, unsigned int pad);
+/* Undo a partly attached payload: back to the headers alone. */
+void rxe_pkt_drop_frags(struct sk_buff *skb);
+/*
+ * Call @fn on each contiguous piece of a received packet's payload, in
+ * order (one piece for a linear packet); stops at the first non-zero
+ * return and returns it.
+ */
+int rxe_pkt_payload_walk(const struct rxe_pkt_info *pkt,
+			 int (*fn)(void *ctx, void *p, u32 n), void *ctx);
 /* The netdev's MTU changed or the port state: nothing for now. */
 
 /* ---- rxe_recv.c ------------------------------------------------------ */
@@ -158,7 +183,11 @@ void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av);
  * the responder or completer of its QP (or the QPs of its multicast
  * group); drops (and counts) what is bad.  Consumes @skb.
  */
-void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb);
+/*
+ * @from_self: built by our own rxe_pkt_xmit() for an address of this host
+ * and handed over without touching a wire (no ICRC was computed).
+ */
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, bool from_self);
 
 /* ---- rxe_req.c / rxe_comp.c: the send side -------------------------- */
 void rxe_req_init(struct rxe_qp *qp);	/* create: tasks, timers */

@@ -19,6 +19,7 @@
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
+#include <linux/skbuff.h>
 #include "rxe_loc.h"
 
 u8 rxe_new_key(int old)
@@ -252,13 +253,51 @@ static int rxe_sge_mr(struct rxe_dev *rxe, struct ib_pd *pd, int access,
 }
 
 /*
+ * Attach [@iova, @iova + @len) of user MR @mr to @skb as page fragments,
+ * each page referenced by the skb: the receiver then copies straight from
+ * the sender's memory, one copy instead of two.  -EOPNOTSUPP for a kernel
+ * MR (no pages we own), -EMSGSIZE when the skb runs out of fragments.
+ */
+int rxe_mr_frags(struct rxe_mr *mr, u64 iova, struct sk_buff *skb, u32 len)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	u64 off;
+
+	if (!mr->umem)
+		return -EOPNOTSUPP;
+	off = iova - mr->ibmr.iova + ib_umem_offset(mr->umem);
+	while (len) {
+		struct page *page = mr->umem->pages[off >> PAGE_SHIFT];
+		unsigned int in_page = off & ~PAGE_MASK;
+		unsigned int n = min_t(u32, len, PAGE_SIZE - in_page);
+		int i = sh->nr_frags;
+
+		if (i && skb_can_coalesce(skb, i, page, in_page)) {
+			skb_frag_size_add(&sh->frags[i - 1], n);
+		} else {
+			if (i >= MAX_SKB_FRAGS)
+				return -EMSGSIZE;
+			get_page(page);
+			skb_fill_page_desc(skb, i, page, in_page, n);
+		}
+		skb_len_add(skb, n);
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
  * The SGE list lives in a kernel copy of the WQE that its owner
  * validated (num_sge within what was copied); resid is only bookkept
- * here: the SGEs themselves say how much room there is.
+ * here: the SGEs themselves say how much room there is.  Calls @fn on
+ * each MR piece of the next @len bytes, in order.
  */
-int rxe_dma_copy(struct rxe_dev *rxe, struct ib_pd *pd, int access,
-		 struct rxe_dma_info *dma, void *buf, u32 len,
-		 enum rxe_copy_dir dir)
+static int rxe_dma_walk(struct rxe_dev *rxe, struct ib_pd *pd, int access,
+			struct rxe_dma_info *dma, u32 len,
+			int (*fn)(struct rxe_mr *mr, u64 iova, u32 n,
+				  void *ctx),
+			void *ctx)
 {
 	struct rxe_mr *mr = NULL;
 	int ret = 0;
@@ -283,8 +322,9 @@ int rxe_dma_copy(struct rxe_dev *rxe, struct ib_pd *pd, int access,
 				 sge->addr + dma->sge_offset, n, &mr);
 		if (ret)
 			break;
-		rxe_mr_copy(mr, sge->addr + dma->sge_offset, buf, n, dir);
-		buf += n;
+		ret = fn(mr, sge->addr + dma->sge_offset, n, ctx);
+		if (ret)
+			break;
 		len -= n;
 		dma->sge_offset += n;
 		dma->resid = dma->resid > n ? dma->resid - n : 0;
@@ -292,4 +332,38 @@ int rxe_dma_copy(struct rxe_dev *rxe, struct ib_pd *pd, int access,
 	if (mr)
 		rxe_mr_put(mr);
 	return ret;
+}
+
+struct rxe_dma_copy_ctx {
+	void *buf;
+	enum rxe_copy_dir dir;
+};
+
+static int rxe_dma_copy_piece(struct rxe_mr *mr, u64 iova, u32 n, void *ctx)
+{
+	struct rxe_dma_copy_ctx *c = ctx;
+
+	rxe_mr_copy(mr, iova, c->buf, n, c->dir);
+	c->buf += n;
+	return 0;
+}
+
+int rxe_dma_copy(struct rxe_dev *rxe, struct ib_pd *pd, int access,
+		 struct rxe_dma_info *dma, void *buf, u32 len,
+		 enum rxe_copy_dir dir)
+{
+	struct rxe_dma_copy_ctx c = { .buf = buf, .dir = dir };
+
+	return rxe_dma_walk(rxe, pd, access, dma, len, rxe_dma_copy_piece, &c);
+}
+
+static int rxe_dma_frags_piece(struct rxe_mr *mr, u64 iova, u32 n, void *ctx)
+{
+	return rxe_mr_frags(mr, iova, ctx, n);
+}
+
+int rxe_dma_frags(struct rxe_dev *rxe, struct ib_pd *pd,
+		  struct rxe_dma_info *dma, struct sk_buff *skb, u32 len)
+{
+	return rxe_dma_walk(rxe, pd, 0, dma, len, rxe_dma_frags_piece, skb);
 }

@@ -117,5 +117,8 @@ enum rxe_copy_dir {
 /* Copy between @buf and the MR at @iova (checked with rxe_mr_check()). */
 void rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u64 length,
 		 enum rxe_copy_dir dir);
+struct sk_buff;
+/* Attach the range to @skb as referenced page fragments (rxe_mr.c). */
+int rxe_mr_frags(struct rxe_mr *mr, u64 iova, struct sk_buff *skb, u32 len);
 
 #endif

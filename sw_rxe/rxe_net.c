@@ -201,7 +201,7 @@ static int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	}
 	/* The UDP header stays reachable at skb_transport_header(). */
 	__skb_pull(skb, sizeof(struct udphdr));
-	rxe_rcv(rxe, skb);
+	rxe_rcv(rxe, skb, false);
 	rcu_read_unlock();
 	return 0;
 }
@@ -303,9 +303,22 @@ static void rxe_put_icrc(struct sk_buff *skb)
 					    udp, icrc - udp, rxe_crc32));
 }
 
+/*
+ * RC and UC send every packet along the QP's path, so its route is cached
+ * per QP (per CPU, dst_cache; a route change in the system invalidates
+ * the entry).  UD datagrams go wherever their AV says: looked up each.
+ */
+static struct dst_cache *rxe_path_cache(struct rxe_qp *qp)
+{
+	enum ib_qp_type t = rxe_qp_type(qp);
+
+	return t == IB_QPT_RC || t == IB_QPT_UC ? &qp->dst_cache : NULL;
+}
+
 static int rxe_prepare4(struct rxe_qp *qp, const struct rxe_av *av,
 			struct sk_buff *skb, struct net *net)
 {
+	struct dst_cache *cache = rxe_path_cache(qp);
 	struct flowi4 fl4 = {
 		.flowi4_oif = qp->rxe->ndev->ifindex,
 		.flowi4_proto = IPPROTO_UDP,
@@ -314,12 +327,24 @@ static int rxe_prepare4(struct rxe_qp *qp, const struct rxe_av *av,
 		.fl4_sport = htons(qp->src_port),
 		.fl4_dport = htons(RXE_ROCEV2_UDP_PORT),
 	};
+	struct rtable *rt = NULL;
 	struct iphdr *iph;
-	struct rtable *rt;
 
-	rt = ip_route_output_key(net, &fl4);
-	if (IS_ERR(rt))
-		return PTR_ERR(rt);
+	if (cache) {
+		local_bh_disable();
+		rt = dst_cache_get_ip4(cache, &fl4.saddr);
+		local_bh_enable();
+	}
+	if (!rt) {
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		if (cache) {
+			local_bh_disable();
+			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
+			local_bh_enable();
+		}
+	}
 	if (unlikely(skb_cow_head(skb, sizeof(*iph) + sizeof(struct udphdr)))) {
 		ip_rt_put(rt);
 		return -ENOMEM;
@@ -351,6 +376,7 @@ static int rxe_prepare6(struct rxe_qp *qp, const struct rxe_av *av,
 			struct sk_buff *skb, struct net *net)
 {
 	__be32 label = htonl(av->grh.flow_label) & IPV6_FLOWLABEL_MASK;
+	struct dst_cache *cache = rxe_path_cache(qp);
 	struct flowi6 fl6 = {
 		.flowi6_oif = qp->rxe->ndev->ifindex,
 		.flowi6_proto = IPPROTO_UDP,
@@ -360,14 +386,27 @@ static int rxe_prepare6(struct rxe_qp *qp, const struct rxe_av *av,
 		.fl6_sport = htons(qp->src_port),
 		.fl6_dport = htons(RXE_ROCEV2_UDP_PORT),
 	};
-	struct dst_entry *dst;
+	struct dst_entry *dst = NULL;
 	struct ipv6hdr *ip6h;
 
 	if (!rxe_sk6)
 		return -EAFNOSUPPORT;
-	dst = ipv6_stub->ipv6_dst_lookup_flow(net, rxe_sk6->sk, &fl6, NULL);
-	if (IS_ERR(dst))
-		return PTR_ERR(dst);
+	if (cache) {
+		local_bh_disable();
+		dst = dst_cache_get_ip6(cache, &fl6.saddr);
+		local_bh_enable();
+	}
+	if (!dst) {
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, rxe_sk6->sk, &fl6,
+						      NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		if (cache) {
+			local_bh_disable();
+			dst_cache_set_ip6(cache, dst, &fl6.saddr);
+			local_bh_enable();
+		}
+	}
 	if (unlikely(skb_cow_head(skb, sizeof(*ip6h) +
 					   sizeof(struct udphdr)))) {
 		dst_release(dst);
@@ -411,6 +450,10 @@ static void rxe_skb_tx_dtor(struct sk_buff *skb)
  * end the sender's in-flight accounting before the packet was handled.
  * With the skb alive until the receiver is done with it, qp->skb_out
  * paces the sender.  Softirq-like context, as on a real receive.
+ *
+ * Such a packet carries no ICRC (rxe_pkt_xmit() skips it) and the
+ * receive side does not check one: the CRC guards a wire, and this
+ * packet never was on one.
  */
 static void rxe_loopback(struct sk_buff *skb)
 {
@@ -423,7 +466,7 @@ static void rxe_loopback(struct sk_buff *skb)
 	if (rxe) {
 		__skb_pull(skb, skb_transport_offset(skb) +
 			   sizeof(struct udphdr));
-		rxe_rcv(rxe, skb);
+		rxe_rcv(rxe, skb, true);
 	} else {
 		kfree_skb(skb);
 	}
@@ -437,7 +480,7 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 	struct rxe_dev *rxe = qp->rxe;
 	struct net *net = dev_net(rxe->ndev);
 	bool request = rxe_skb_pkt(skb)->mask & RXE_REQ_MASK;
-	bool ipv6;
+	bool ipv6, local;
 	int err;
 
 	if (unlikely(skb->len < RXE_BTH_BYTES + RXE_ICRC_BYTES)) {
@@ -456,12 +499,23 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 	if (unlikely(err))
 		goto drop;
 	skb->protocol = ipv6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
-	rxe_put_icrc(skb);
-	if (ipv6) {
+	local = skb_dst(skb)->dev->flags & IFF_LOOPBACK;
+	/*
+	 * A packet that carries the sender's memory by reference was meant
+	 * for this host; if the route says otherwise after all, it becomes
+	 * an ordinary packet here, with its ICRC.
+	 */
+	if (!local && unlikely(skb_linearize(skb))) {
+		err = -ENOMEM;
+		goto drop;
+	}
+	if (!local)
+		rxe_put_icrc(skb);
+	if (ipv6 && !local) {
 		/*
 		 * Plain IPv6 forbids a zero UDP checksum; the ICRC does not
-		 * cover it.  Offloaded (CHECKSUM_PARTIAL), so on the
-		 * loopback device it costs nothing.
+		 * cover it.  Offloaded (CHECKSUM_PARTIAL) where the device
+		 * can.
 		 */
 		udp6_set_csum(false, skb, &ipv6_hdr(skb)->saddr,
 			      &ipv6_hdr(skb)->daddr,
@@ -477,7 +531,7 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 		skb->destructor = rxe_skb_tx_dtor;
 	}
 
-	if (skb_dst(skb)->dev->flags & IFF_LOOPBACK) {
+	if (local) {
 		rxe_counter_inc(rxe, RXE_CNT_SENT_PKTS);
 		rxe_loopback(skb);
 		return 0;
@@ -498,6 +552,106 @@ drop:
 	rxe_counter_inc(rxe, RXE_CNT_SEND_ERR);
 	kfree_skb(skb);
 	return err;
+}
+
+/*
+ * Whether @av leads to an address of this host, so that packets to it
+ * may carry the sender's memory by reference (rxe_pkt_add_trailer()).
+ * A hint taken when the path is set: rxe_pkt_xmit() copes when the
+ * route disagrees later.
+ */
+bool rxe_av_dest_local(struct rxe_dev *rxe, const struct rxe_av *av)
+{
+	struct net *net = dev_net(rxe->ndev);
+
+	if (av->network_type == RXE_NETWORK_TYPE_IPV4)
+		return inet_addr_type(net,
+				      av->dgid_addr._sockaddr_in.sin_addr.s_addr) ==
+		       RTN_LOCAL;
+	if (av->network_type == RXE_NETWORK_TYPE_IPV6 && rxe_sk6)
+		return ipv6_chk_addr(net, &av->dgid_addr._sockaddr_in6.sin6_addr,
+				     NULL, 0);
+	return false;
+}
+
+/* Zeros for the pad and ICRC of packets whose payload is by reference. */
+static struct page *rxe_zero_page;
+
+int rxe_pkt_add_trailer(struct sk_buff *skb, unsigned int pad)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+
+	if (sh->nr_frags >= MAX_SKB_FRAGS)
+		return -EMSGSIZE;
+	get_page(rxe_zero_page);
+	skb_fill_page_desc(skb, sh->nr_frags, rxe_zero_page, 0,
+			   pad + RXE_ICRC_BYTES);
+	skb_len_add(skb, pad + RXE_ICRC_BYTES);
+	rxe_skb_pkt(skb)->paylen = skb->len;
+	return 0;
+}
+
+/* Drop what rxe_mr_frags() attached: the packet goes back to headers. */
+void rxe_pkt_drop_frags(struct sk_buff *skb)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	int i;
+
+	for (i = 0; i < sh->nr_frags; i++)
+		skb_frag_unref(skb, i);
+	sh->nr_frags = 0;
+	skb->truesize -= skb->data_len;
+	skb->len -= skb->data_len;
+	skb->data_len = 0;
+	rxe_skb_pkt(skb)->paylen = skb->len;
+}
+
+int rxe_pkt_payload_walk(const struct rxe_pkt_info *pkt,
+			 int (*fn)(void *ctx, void *p, u32 n), void *ctx)
+{
+	struct sk_buff *skb = rxe_pkt_skb((struct rxe_pkt_info *)pkt);
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	u32 off = rxe_pkt_payload(pkt) - skb->data;
+	u32 len = rxe_pkt_payload_len(pkt);
+	u32 head = skb_headlen(skb);
+	int i, ret;
+
+	if (off < head) {
+		u32 n = min(len, head - off);
+
+		ret = fn(ctx, skb->data + off, n);
+		if (ret)
+			return ret;
+		len -= n;
+		off = head;
+	}
+	off -= head;		/* now into the fragments */
+	for (i = 0; len && i < sh->nr_frags; i++) {
+		const skb_frag_t *f = &sh->frags[i];
+		u32 size = skb_frag_size(f);
+
+		if (off >= size) {
+			off -= size;
+			continue;
+		}
+		/* a page at a time: a fragment may span a compound page */
+		while (len && off < size) {
+			u32 at = skb_frag_off(f) + off;
+			u32 n = min3(len, size - off,
+				     (u32)(PAGE_SIZE - offset_in_page(at)));
+			struct page *page = skb_frag_page(f) + (at >> PAGE_SHIFT);
+			void *va = kmap_local_page(page);
+
+			ret = fn(ctx, va + offset_in_page(at), n);
+			kunmap_local(va);
+			if (ret)
+				return ret;
+			len -= n;
+			off += n;
+		}
+		off = 0;
+	}
+	return len ? -EINVAL : 0;
 }
 
 void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av)
@@ -555,6 +709,10 @@ int rxe_net_init(void)
 	struct socket *sock;
 	int err;
 
+	rxe_zero_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!rxe_zero_page)
+		return -ENOMEM;
+
 	/* Optional: without it, crc32_le() does all the work. */
 	rxe_crc_tfm = crypto_alloc_shash("crc32", 0, 0);
 	if (IS_ERR(rxe_crc_tfm)) {
@@ -601,6 +759,7 @@ err_tfm:
 	if (rxe_crc_tfm)
 		crypto_free_shash(rxe_crc_tfm);
 	rxe_crc_tfm = NULL;
+	put_page(rxe_zero_page);
 	return err;
 }
 
@@ -611,4 +770,6 @@ void rxe_net_exit(void)
 	if (rxe_crc_tfm)
 		crypto_free_shash(rxe_crc_tfm);
 	rxe_crc_tfm = NULL;
+	/* packets still in flight hold their own references */
+	put_page(rxe_zero_page);
 }

@@ -338,9 +338,12 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->sq_post_lock);
 	spin_lock_init(&qp->rq_post_lock);
 
-	ret = rxe_qp_alloc_sq(qp, init, uctx);
+	ret = dst_cache_init(&qp->dst_cache, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto err_index;
+	ret = rxe_qp_alloc_sq(qp, init, uctx);
+	if (ret)
+		goto err_dst;
 	if (!qp->srq) {
 		ret = rxe_qp_alloc_rq(qp, init, uctx);
 		if (ret)
@@ -372,6 +375,8 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_queues:
 	rxe_qp_free_queues(qp);
+err_dst:
+	dst_cache_destroy(&qp->dst_cache);
 err_index:
 	rxe_table_remove(&rxe->qp_table, ibqp->qp_num);
 	return ret;
@@ -413,6 +418,7 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	skb_queue_purge(&qp->resp_pkts);
 	rxe_resp_fini(qp);
 	rxe_qp_free_queues(qp);
+	dst_cache_destroy(&qp->dst_cache);
 	return 0;
 }
 
@@ -734,6 +740,9 @@ static void rxe_qp_apply_attr(struct rxe_qp *qp, const struct ib_qp_attr *attr,
 		qp->attr.dest_qp_num = attr->dest_qp_num;
 	if (mask & IB_QP_AV) {
 		qp->pri_av = *av;
+		dst_cache_reset(&qp->dst_cache);
+		qp->path_local = rxe_qp_type(qp) == IB_QPT_RC &&
+				 rxe_av_dest_local(qp->rxe, av);
 		qp->src_port = rxe_qp_path_sport(attr->ah_attr.flow_label,
 						 rxe_qp_num(qp),
 						 qp->attr.dest_qp_num);

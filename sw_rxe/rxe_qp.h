@@ -29,6 +29,7 @@
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <net/dst_cache.h>
 #include "rxe.h"
 #include "rxe_hdr.h"
 #include "rxe_opcode.h"
@@ -207,6 +208,16 @@ struct rxe_qp {
 	unsigned int mtu;		/* path MTU in bytes (256..4096) */
 	struct rxe_av pri_av;		/* RC/UC: the destination */
 	u16 src_port;			/* UDP source port: flow entropy */
+	/*
+	 * RC/UC: the route to @pri_av, so that a packet costs no route
+	 * lookup (rxe_net.c); reset when the path changes.
+	 */
+	struct dst_cache dst_cache;
+	/*
+	 * RC: @pri_av is an address of this host, so requests and read
+	 * responses carry their payload by reference (rxe_net.c).
+	 */
+	bool path_local;
 
 	struct rxe_pd *pd;
 	struct rxe_cq *scq;

@@ -6,7 +6,9 @@
  *
  * Checks, in order; whatever fails is dropped:
  *   1. length: the BTH and the ICRC fit, the skb is as rxe_net.c makes it
- *   2. ICRC
+ *   2. ICRC (not for packets of our own that never left the host:
+ *      nothing could corrupt them, and a CRC pass over each payload
+ *      twice is a large part of the local path's cost)
  *   3. BTH transport version 0
  *   4. opcode known
  *   5. UDP payload long enough for the opcode's headers, pad and ICRC
@@ -113,22 +115,27 @@ static bool rxe_rcv_ipv6(const struct sk_buff *skb)
 }
 
 /* Checks 1 to 6: the packet on its own. */
-static enum rxe_rcv_verdict rxe_rcv_check_pkt(struct sk_buff *skb)
+static enum rxe_rcv_verdict rxe_rcv_check_pkt(struct sk_buff *skb,
+					      bool from_self)
 {
 	const u8 *bth = skb->data;
 	u8 opcode;
 
 	/*
-	 * As rxe_net.c hands it over: linear, data at the BTH, the UDP
-	 * header right in front of it, IP below that.
+	 * As rxe_net.c hands it over: linear (but for our own packets,
+	 * whose payload may be page fragments after linear headers), data
+	 * at the BTH, the UDP header right in front of it, IP below that.
 	 */
 	if (unlikely(skb->len < RXE_BTH_BYTES + RXE_ICRC_BYTES ||
-		     skb->len > U16_MAX || skb_is_nonlinear(skb) ||
+		     skb->len > U16_MAX ||
+		     (skb_is_nonlinear(skb) && !from_self) ||
+		     skb_headlen(skb) < RXE_BTH_BYTES ||
 		     skb_transport_offset(skb) != -RXE_UDP_HDR_BYTES ||
 		     (skb->protocol != htons(ETH_P_IP) && !rxe_rcv_ipv6(skb))))
 		return RXE_RCV_BAD_LENGTH;
 
-	if (unlikely(!rxe_icrc_valid(skb_network_header(skb),
+	if (!from_self &&
+	    unlikely(!rxe_icrc_valid(skb_network_header(skb),
 				     skb_network_header_len(skb),
 				     rxe_rcv_ipv6(skb),
 				     skb_transport_header(skb),
@@ -144,7 +151,8 @@ static enum rxe_rcv_verdict rxe_rcv_check_pkt(struct sk_buff *skb)
 		return RXE_RCV_BAD_OPCODE;
 
 	if (unlikely(skb->len < rxe_opcode_hdr_len(opcode) + rxe_bth_pad(bth) +
-				RXE_ICRC_BYTES))
+				RXE_ICRC_BYTES ||
+		     skb_headlen(skb) < rxe_opcode_hdr_len(opcode)))
 		return RXE_RCV_BAD_PAYLEN;
 
 	/* The default partition only; either membership is fine for us. */
@@ -302,14 +310,14 @@ drop:
 	rxe_rcv_drop(rxe, skb, why);
 }
 
-void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb)
+void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, bool from_self)
 {
 	struct rxe_pkt_info *pkt = rxe_skb_pkt(skb);
 	enum rxe_rcv_verdict why;
 	struct rxe_qp *qp;
 	u32 qpn;
 
-	why = rxe_rcv_check_pkt(skb);
+	why = rxe_rcv_check_pkt(skb, from_self);
 	if (unlikely(why != RXE_RCV_OK))
 		goto drop;
 

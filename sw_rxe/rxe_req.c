@@ -297,9 +297,10 @@ static u8 req_opcode(const struct rxe_qp *qp, const struct rxe_send_wqe *wqe,
 	return rxe_qp_transport(qp) | op;
 }
 
-/* Headers and payload of a request packet: 0 or a completion status. */
-static u32 req_build(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
-		     struct sk_buff *skb, u8 opcode, u32 payload, bool last)
+/* The headers of a request packet (the payload area stays as it is). */
+static void req_build_hdrs(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			   struct sk_buff *skb, u8 opcode, u32 payload,
+			   bool last, bool ackreq)
 {
 	struct rxe_pkt_info *pkt = rxe_skb_pkt(skb);
 	const struct rxe_send_wr *wr = &wqe->wr;
@@ -310,6 +311,7 @@ static u32 req_build(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		/* on the last packet of a send or of a write with imm */
 		.se = last && (wr->send_flags & IB_SEND_SOLICITED) &&
 		      (wqe->mask & (RXE_WQE_SEND | RXE_WQE_IMM)),
+		.ackreq = ackreq,
 		.pad = rxe_pad_len(payload),
 		.tver = RXE_TVER,
 		.pkey = RXE_DEFAULT_PKEY,
@@ -318,16 +320,10 @@ static u32 req_build(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		.psn = qp->req.psn,
 	};
 	u8 *p;
-	int err;
 
 	pkt->opcode = opcode;
 	pkt->psn = qp->req.psn;
 	pkt->mask = rxe_opcode_mask(opcode);
-	if (req_is_rc(qp) &&
-	    (last || ++qp->req.noack_pkts >= RXE_MAX_PKT_PER_ACK)) {
-		bth.ackreq = true;
-		qp->req.noack_pkts = 0;
-	}
 	rxe_bth_encode(pkt->hdr, &bth);
 
 	if (pkt->mask & RXE_RETH_MASK) {
@@ -368,10 +364,18 @@ static u32 req_build(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		rxe_deth_set_qkey(p, qkey);
 		rxe_deth_set_sqp(p, rxe_qp_num(qp));
 	}
+}
+
+/* The payload copied into the packet: 0 or a completion status. */
+static u32 req_copy_payload(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			    struct sk_buff *skb, u32 payload)
+{
+	struct rxe_dma_info *dma = &wqe->dma;
+	u8 *p = rxe_pkt_payload(rxe_skb_pkt(skb));	/* the pad is zero */
+	int err;
 
 	if (!payload)
 		return 0;
-	p = rxe_pkt_payload(pkt);	/* the pad is zero already */
 	if (wqe->mask & RXE_WQE_INLINE) {
 		memcpy(p, dma->inline_data + (dma->length - dma->resid),
 		       payload);
@@ -385,6 +389,36 @@ static u32 req_build(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	return 0;
 }
 
+/*
+ * RC to this host: the payload by reference to the sender's pages (the
+ * WQE completes only once the responder has copied it and ACKed).  NULL
+ * when that does not work out (too many fragments, a kernel MR, a bad
+ * SGE: the copy finds out which), with the WQE's position unchanged.
+ */
+static struct sk_buff *req_ref_pkt(struct rxe_qp *qp,
+				   struct rxe_send_wqe *wqe,
+				   const struct rxe_av *av, u8 opcode,
+				   u32 payload, bool last, bool ackreq)
+{
+	struct rxe_dma_info *dma = &wqe->dma;
+	u32 cur_sge = dma->cur_sge, sge_offset = dma->sge_offset;
+	u32 resid = dma->resid;
+	struct sk_buff *skb;
+
+	skb = rxe_pkt_alloc(qp, av, rxe_opcode_hdr_len(opcode));
+	if (!skb)
+		return NULL;
+	req_build_hdrs(qp, wqe, skb, opcode, payload, last, ackreq);
+	if (!rxe_dma_frags(qp->rxe, &qp->pd->ibpd, dma, skb, payload) &&
+	    !rxe_pkt_add_trailer(skb, rxe_pad_len(payload)))
+		return skb;
+	dma->cur_sge = cur_sge;
+	dma->sge_offset = sge_offset;
+	dma->resid = resid;
+	kfree_skb(skb);
+	return NULL;
+}
+
 /* Send the next packet of @wqe (the one at cur_index). */
 static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 {
@@ -395,7 +429,7 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	struct rxe_ah *ah = NULL;
 	const struct rxe_av *av;
 	u32 payload = 0, npsn = 1, status;
-	bool first = true, last = true;
+	bool first = true, last = true, ackreq;
 	struct sk_buff *skb;
 	u8 opcode;
 
@@ -428,19 +462,32 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		req_started(qp);
 	}
 
-	skb = rxe_pkt_alloc(qp, av, rxe_opcode_hdr_len(opcode) + payload +
-				    rxe_pad_len(payload) + RXE_ICRC_BYTES);
-	if (skb) {
-		status = req_build(qp, wqe, skb, opcode, payload, last);
-		if (status) {
-			kfree_skb(skb);
-			if (ah)
-				rxe_ah_put(ah);
-			return req_fail(qp, wqe, status);
+	/* RC: ask for an ACK at the end and every so often within */
+	ackreq = rc && (last || req->noack_pkts + 1 >= RXE_MAX_PKT_PER_ACK);
+	skb = NULL;
+	if (payload && qp->path_local && !(wqe->mask & RXE_WQE_INLINE))
+		skb = req_ref_pkt(qp, wqe, av, opcode, payload, last, ackreq);
+	if (!skb) {
+		skb = rxe_pkt_alloc(qp, av, rxe_opcode_hdr_len(opcode) +
+					    payload + rxe_pad_len(payload) +
+					    RXE_ICRC_BYTES);
+		if (skb) {
+			req_build_hdrs(qp, wqe, skb, opcode, payload, last,
+				       ackreq);
+			status = req_copy_payload(qp, wqe, skb, payload);
+			if (status) {
+				kfree_skb(skb);
+				if (ah)
+					rxe_ah_put(ah);
+				return req_fail(qp, wqe, status);
+			}
+		} else {
+			/* as if lost on the wire */
+			req_dma_skip(wqe, payload);
 		}
-	} else {
-		req_dma_skip(wqe, payload);	/* as if lost on the wire */
 	}
+	if (rc)
+		req->noack_pkts = ackreq ? 0 : req->noack_pkts + 1;
 
 	req->psn = rxe_psn_add(req->psn, npsn);
 	req->opcode = opcode;

@@ -95,9 +95,13 @@ static u8 resp_prev_opcode(const struct rxe_qp *qp)
 /* Answers (RC)                                                         */
 /* ------------------------------------------------------------------ */
 
-/* A response packet with @payload bytes of room; AETH filled if any. */
+/*
+ * A response packet for @payload bytes, AETH filled if any: with room
+ * for them, or (@by_ref) with headers only, for rxe_mr_frags() and
+ * rxe_pkt_add_trailer() to complete.
+ */
 static struct sk_buff *resp_pkt_new(struct rxe_qp *qp, u8 opcode, u32 psn,
-				    u32 payload, u8 syn)
+				    u32 payload, u8 syn, bool by_ref)
 {
 	struct rxe_bth_fields bth = {
 		.opcode = opcode,
@@ -112,7 +116,7 @@ static struct sk_buff *resp_pkt_new(struct rxe_qp *qp, u8 opcode, u32 psn,
 	u8 *aeth;
 
 	skb = rxe_pkt_alloc(qp, &qp->pri_av, rxe_opcode_hdr_len(opcode) +
-			    payload + bth.pad + RXE_ICRC_BYTES);
+			    (by_ref ? 0 : payload + bth.pad + RXE_ICRC_BYTES));
 	if (!skb)
 		return NULL;
 	pkt = rxe_skb_pkt(skb);
@@ -133,7 +137,7 @@ static void resp_ack_now(struct rxe_qp *qp, u8 syn, u32 psn)
 {
 	struct sk_buff *skb;
 
-	skb = resp_pkt_new(qp, RXE_OPCODE_RC_ACKNOWLEDGE, psn, 0, syn);
+	skb = resp_pkt_new(qp, RXE_OPCODE_RC_ACKNOWLEDGE, psn, 0, syn, false);
 	if (skb)
 		rxe_pkt_xmit(qp, &qp->pri_av, skb);
 }
@@ -183,7 +187,7 @@ static void resp_send_atomic_ack(struct rxe_qp *qp, u32 psn, u64 orig)
 
 	resp_ack_flush(qp);
 	skb = resp_pkt_new(qp, RXE_OPCODE_RC_ATOMIC_ACKNOWLEDGE, psn, 0,
-			   rxe_aeth_syn_ack(RXE_AETH_CREDITS_UNLIMITED));
+			   rxe_aeth_syn_ack(RXE_AETH_CREDITS_UNLIMITED), false);
 	if (!skb)
 		return;
 	rxe_atmack_set_orig(rxe_pkt_hdr(rxe_skb_pkt(skb), RXE_ATMACK), orig);
@@ -337,6 +341,18 @@ static int resp_recv_copy(struct rxe_qp *qp, void *buf, u32 len)
 	return RESP_OP_ERR;
 }
 
+static int resp_recv_piece(void *qp, void *buf, u32 len)
+{
+	return resp_recv_copy(qp, buf, len);
+}
+
+/* The payload of @pkt into the receive WQE, whatever its layout. */
+static int resp_recv_payload(struct rxe_qp *qp,
+			     const struct rxe_pkt_info *pkt)
+{
+	return rxe_pkt_payload_walk(pkt, resp_recv_piece, qp);
+}
+
 /*
  * UD receive buffers start with 40 bytes for the GRH: the IPv6 header,
  * or for IPv4 20 zero bytes and then the IPv4 header.
@@ -383,7 +399,11 @@ static int resp_atomic_write(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 		rxe_mr_put(mr);
 		return RESP_INV_REQ;
 	}
-	memcpy(&val, rxe_pkt_payload(pkt), sizeof(val));
+	if (skb_copy_bits(rxe_pkt_skb((struct rxe_pkt_info *)pkt),
+			  rxe_pkt_payload(pkt) - pkt->hdr, &val, sizeof(val))) {
+		rxe_mr_put(mr);
+		return RESP_INV_REQ;
+	}
 	page = mr->umem->pages[off >> PAGE_SHIFT];
 	kva = kmap_local_page(page);
 	WRITE_ONCE(*(u64 *)(kva + (off & ~PAGE_MASK)), val);
@@ -391,6 +411,21 @@ static int resp_atomic_write(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 	kunmap_local(kva);
 	rxe_mr_put(mr);
 	return RESP_OK;
+}
+
+struct resp_write_ctx {
+	struct rxe_mr *mr;
+	u64 va;
+};
+
+/* A piece of a write's payload into the checked MR range. */
+static int resp_write_piece(void *ctx, void *buf, u32 n)
+{
+	struct resp_write_ctx *c = ctx;
+
+	rxe_mr_copy(c->mr, c->va, buf, n, RXE_COPY_TO_MR);
+	c->va += n;
+	return 0;
 }
 
 static int resp_write(struct rxe_qp *qp, const struct rxe_pkt_info *pkt,
@@ -425,9 +460,11 @@ static int resp_write(struct rxe_qp *qp, const struct rxe_pkt_info *pkt,
 			 check);
 	if (IS_ERR(mr))
 		return RESP_ACCESS;
-	if (n)
-		rxe_mr_copy(mr, r->wr_va, rxe_pkt_payload(pkt), n,
-			    RXE_COPY_TO_MR);
+	if (n) {
+		struct resp_write_ctx c = { .mr = mr, .va = r->wr_va };
+
+		rxe_pkt_payload_walk(pkt, resp_write_piece, &c);
+	}
 	rxe_mr_put(mr);
 	r->wr_va += n;
 	r->wr_resid -= n;
@@ -488,6 +525,7 @@ static void resp_read_step(struct rxe_qp *qp)
 	unsigned int mtu = resp_mtu(qp);
 	bool last = r->rd_resid <= mtu;
 	u32 n = min(r->rd_resid, mtu);
+	u8 syn = rxe_aeth_syn_ack(RXE_AETH_CREDITS_UNLIMITED);
 	struct rxe_mr *mr = NULL;
 	struct sk_buff *skb;
 	u8 opcode;
@@ -511,18 +549,27 @@ static void resp_read_step(struct rxe_qp *qp)
 		}
 	}
 
-	skb = resp_pkt_new(qp, opcode, r->rd_psn, n,
-			   rxe_aeth_syn_ack(RXE_AETH_CREDITS_UNLIMITED));
+	/* to this host: the data by reference, else a copy */
+	skb = NULL;
+	if (n && qp->path_local) {
+		skb = resp_pkt_new(qp, opcode, r->rd_psn, n, syn, true);
+		if (skb && (rxe_mr_frags(mr, r->rd_va, skb, n) ||
+			    rxe_pkt_add_trailer(skb, rxe_pad_len(n)))) {
+			kfree_skb(skb);
+			skb = NULL;
+		}
+	}
 	if (!skb) {
-		/* the requester asks again for what it misses */
-		r->rd_active = false;
-	} else {
-		if (n)
+		skb = resp_pkt_new(qp, opcode, r->rd_psn, n, syn, false);
+		if (skb && n)
 			rxe_mr_copy(mr, r->rd_va,
 				    rxe_pkt_payload(rxe_skb_pkt(skb)), n,
 				    RXE_COPY_FROM_MR);
-		rxe_pkt_xmit(qp, &qp->pri_av, skb);
 	}
+	if (skb)
+		rxe_pkt_xmit(qp, &qp->pri_av, skb);
+	else
+		r->rd_active = false;	/* the requester asks again */
 	if (mr)
 		rxe_mr_put(mr);
 
@@ -671,8 +718,7 @@ static int resp_execute(struct rxe_qp *qp, struct sk_buff *skb,
 			if (err)
 				return err;
 		}
-		err = resp_recv_copy(qp, rxe_pkt_payload(pkt),
-				     rxe_pkt_payload_len(pkt));
+		err = resp_recv_payload(qp, pkt);
 	}
 	if (err)
 		return err;

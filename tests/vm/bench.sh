@@ -1,19 +1,63 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Guest side of the benchmark (run with --stack ours): in ONE boot, the
-# stock in-kernel modules first (loaded by path: ours shadow them for
-# modprobe), then ours; each runs ib_write_bw 64 KiB and ib_send_lat 2 B
-# between two processes on rxe0, several rounds, median taken.  Prints
-# "bench: ..." figures and the ratios ours/stock.  Not a test: nothing is
-# asserted beyond the tools finishing.
+# Guest side of the benchmark (scripts/bench.sh; run with --stack ours).
+# In ONE boot, rounds alternate between the stock in-kernel modules
+# (loaded by path: ours shadow them for modprobe) and ours, so a slow
+# spell of the shared host hits both stacks alike.  Each round runs every
+# figure once on each stack, between two processes on rxe0 (the packets
+# take the local route).  The result per figure is the median of the
+# rounds, with min and max; the spread of stock's rounds is the noise
+# floor printed beside each ratio.
+#
+# Output: "bench: ..." lines (a table) and the CSV file $BENCH_CSV.
+# Not a test: nothing is asserted beyond the tools finishing.
+#
+#   BENCH_ROUNDS  rounds per stack (default 3)
+#   BENCH_ONLY    a regex over figure names, to run a subset
+#   BENCH_PROFILE 1: also record a perf profile (cpu-clock, whole guest)
+#                 of write_bw 64 KiB and send_lat 2 B on each stack,
+#                 into $BENCH_OUT/perf-STACK-FIGURE.txt
 set -u
 KVER=$(uname -r)
 DEV=rxe0
 ROUNDS=${BENCH_ROUNDS:-3}
+ONLY=${BENCH_ONLY:-.}
+OUT=${BENCH_OUT:-/tmp/bench}
+CSV=${BENCH_CSV:-$OUT/bench.csv}
+BIN=/oot-src/tests/vm/bin
+mkdir -p "$OUT"
+rm -f "$OUT"/raw.*
 ip link set eth0 up
 ip link set lo up
 ip addr add 10.0.2.15/24 dev eth0
 
+# --- the figures ---------------------------------------------------------
+# name|kind|tool and arguments|size
+#   kind bw: MB/s (higher is better); lat: usec typical and p99 (lower is
+#   better); pp: ibv_rc_pingpong usec/iter; cpu: kernel CPU s per GiB.
+FIGURES=()
+for tool in write read send; do
+	for size in 4096 65536 1048576; do
+		FIGURES+=("${tool}_bw_$size|bw|ib_${tool}_bw|$size")
+	done
+done
+for tool in write read send; do
+	for size in 4096 65536 1048576; do
+		FIGURES+=("${tool}_bw_q4_$size|bw|ib_${tool}_bw -q 4|$size")
+	done
+done
+for tool in send write read; do
+	for size in 2 4096; do
+		FIGURES+=("${tool}_lat_$size|lat|ib_${tool}_lat|$size")
+	done
+done
+FIGURES+=("rc_pingpong_4096|pp|ibv_rc_pingpong|4096")
+FIGURES+=("write_bw_cpu_65536|cpu|ib_write_bw|65536")
+
+# Bytes a bandwidth run moves (per QP): enough for a second or two here.
+BW_BYTES=$((48 << 20))
+
+# --- loading the stacks ----------------------------------------------------
 load_stock()
 {
 	local m path dep
@@ -26,64 +70,197 @@ load_stock()
 	done
 }
 
-wait_listen()
+load_ours()
+{
+	modprobe rdma_rxe || return 1
+	grep -q . /sys/module/rdma_rxe/version
+}
+
+# rmmod by name serves both stacks; a device release may lag the last
+# close by a moment, so retry before giving up.
+unload()
+{
+	local m i
+	for m in rdma_rxe ib_uverbs ib_core; do
+		for i in $(seq 50); do
+			[ -d /sys/module/$m ] || break
+			rmmod $m 2>/dev/null && break
+			sleep 0.2
+		done
+		[ ! -d /sys/module/$m ] || { lsmod >&2; return 1; }
+	done
+}
+
+GID=
+link_up()
+{
+	local i g
+	rdma link add $DEV type rxe netdev eth0 || return 1
+	for i in $(seq 50); do
+		g=$(grep -l '0000:0000:0000:0000:0000:ffff:0a00:020f' \
+			/sys/class/infiniband/$DEV/ports/1/gids/* 2>/dev/null | head -n1)
+		[ -n "$g" ] && break
+		sleep 0.1
+	done
+	GID=$(basename "$g")
+	[ -n "$GID" ]
+}
+
+use_stack() # stock|ours
+{
+	unload || return 1
+	if [ "$1" = stock ]; then load_stock; else load_ours; fi || return 1
+	link_up
+}
+
+# --- running one figure --------------------------------------------------
+wait_listen() # PORT
 {
 	local i
 	for i in $(seq 100); do
-		ss -Hltn 'sport = :18515' | grep -q . && return 0
+		ss -Hltn "sport = :$1" | grep -q . && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
-# run_pair OUTFILE TOOL ARGS...: server and client; client output kept
+# run_pair OUTFILE CMD...: a server, then the client towards 127.0.0.1;
+# the client's output goes to OUTFILE.
 run_pair()
 {
-	local out=$1
+	local out=$1 server
 	shift
-	timeout 300 "$@" >/dev/null 2>&1 &
-	wait_listen
-	timeout 300 "$@" 127.0.0.1 >"$out" 2>&1
-	wait
+	timeout 120 "$@" >/dev/null 2>&1 &
+	server=$!
+	wait_listen 18515
+	timeout 120 "$@" 127.0.0.1 >"$out" 2>&1
+	wait $server
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "nan") }'; }
+# Kernel CPU time (system + irq + softirq, all CPUs) in USER_HZ ticks.
+kernel_ticks() { awk '$1 == "cpu" { print $4 + $7 + $8 }' /proc/stat; }
 
-measure() # STACK
+# measure STACK NAME KIND TOOL SIZE: appends the figure(s) to raw files
+measure()
 {
-	local st=$1 gid i bw lat
-	rdma link add $DEV type rxe netdev eth0
-	for i in $(seq 50); do
-		gid=$(grep -l '0000:0000:0000:0000:0000:ffff:0a00:020f' \
-			/sys/class/infiniband/$DEV/ports/1/gids/* 2>/dev/null | head -n1)
-		[ -n "$gid" ] && break
-		sleep 0.1
-	done
-	gid=$(basename "$gid")
-	for i in $(seq "$ROUNDS"); do
-		run_pair /tmp/bw ib_write_bw -d $DEV -x "$gid" -F -s 65536 -n 2000
-		awk '$1 == 65536 { print $4 }' /tmp/bw >>/tmp/bw.$st
-		run_pair /tmp/lat ib_send_lat -d $DEV -x "$gid" -F -s 2 -n 5000
-		awk '$1 == 2 { print $5 }' /tmp/lat >>/tmp/lat.$st
-	done
-	bw=$(median </tmp/bw.$st)
-	lat=$(median </tmp/lat.$st)
-	echo "bench: $st ib_write_bw 64KiB MB/s: $bw (rounds: $(tr '\n' ' ' </tmp/bw.$st))"
-	echo "bench: $st ib_send_lat 2B t_typical usec: $lat (rounds: $(tr '\n' ' ' </tmp/lat.$st))"
-	rdma link delete $DEV
+	local st=$1 name=$2 kind=$3 tool=$4 size=$5 n v t0 t1 q=1
+	local f=$OUT/out.$st.$name
+	case $tool in *"-q 4"*) q=4 ;; esac
+	case $kind in
+	bw)
+		n=$((BW_BYTES / size / q))
+		[ $n -ge 20 ] || n=20
+		# shellcheck disable=SC2086
+		run_pair "$f" $tool -d $DEV -x "$GID" -F -s "$size" -n $n
+		v=$(awk -v s="$size" '$1 == s { print $4 }' "$f")
+		;;
+	lat)
+		n=2000
+		[ "$size" -le 64 ] || n=1000
+		# shellcheck disable=SC2086
+		run_pair "$f" $tool -d $DEV -x "$GID" -F -s "$size" -n $n
+		v=$(awk -v s="$size" '$1 == s { print $5 }' "$f")
+		echo "$(awk -v s="$size" '$1 == s { print $8 }' "$f")" \
+			>>"$OUT/raw.$st.${name}_p99"
+		;;
+	pp)
+		run_pair "$f" $tool -d $DEV -g "$GID" -s "$size" -n 1000
+		v=$(awk '/usec\/iter/ { print $(NF - 1) }' "$f")
+		;;
+	cpu)
+		n=$((128 << 20))
+		n=$((n / size))
+		t0=$(kernel_ticks)
+		run_pair "$f" $tool -d $DEV -x "$GID" -F -s "$size" -n $n
+		t1=$(kernel_ticks)
+		grep -q "^ *$size " "$f" &&
+			v=$(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" \
+				'BEGIN { printf "%.2f", t / hz * 8 }')
+		;;
+	esac
+	[ -n "${v:-}" ] || { v=nan; echo "bench: $st $name failed:" \
+		"$(tail -n 2 "$f" | tr '\n' ' ')"; }
+	echo "$v" >>"$OUT/raw.$st.$name"
 }
 
-load_stock || { echo "bench: cannot load the stock modules"; exit 1; }
-measure stock
-modprobe -r rdma_rxe ib_uverbs ib_core
-modprobe rdma_rxe || { echo "bench: cannot load ours"; exit 1; }
-grep -q . /sys/module/rdma_rxe/version || { echo "bench: not ours"; exit 1; }
-measure ours
-modprobe -r rdma_rxe ib_uverbs ib_core
-awk -v a="$(median </tmp/bw.ours)" -v b="$(median </tmp/bw.stock)" \
-	'BEGIN { printf "bench: ratio ib_write_bw 64KiB ours/stock = %.2f (higher is better)\n", a / b }'
-awk -v a="$(median </tmp/lat.ours)" -v b="$(median </tmp/lat.stock)" \
-	'BEGIN { printf "bench: ratio ib_send_lat 2B ours/stock = %.2f (lower is better)\n", a / b }'
-dmesg >/tmp/bench-dmesg
-/oot-src/scripts/lib/check-kernel-log.sh /tmp/bench-dmesg >/dev/null ||
+profile() # STACK
+{
+	local st=$1 p name tool size n
+	command -v perf >/dev/null || { echo "bench: no perf"; return; }
+	for p in "write_bw_65536|ib_write_bw|65536|500" \
+		 "send_lat_2|ib_send_lat|2|3000"; do
+		IFS='|' read -r name tool size n <<<"$p"
+		# SIGINT does not reach a background job here: perf runs
+		# the pair itself
+		perf record -q -e cpu-clock -F 250 -a -o /tmp/perf.data -- \
+			bash -c "$(declare -f run_pair wait_listen)
+				 run_pair /dev/null $tool -d $DEV -x $GID -F \
+					  -s $size -n $n" >/dev/null 2>&1
+		perf report -q -i /tmp/perf.data --no-children --sort sym \
+			--stdio 2>/dev/null | grep -v '^$' | head -n 40 \
+			>"$OUT/perf-$st-$name.txt"
+		rm -f /tmp/perf.data
+		echo "bench: profile $st $name (top 15 of $OUT/perf-$st-$name.txt):"
+		head -n 15 "$OUT/perf-$st-$name.txt" | sed 's/^/bench:   /'
+	done
+}
+
+# --- main ------------------------------------------------------------------
+echo "bench: memcpy 64KiB $("$BIN/memcpy_bw" 65536 1)"
+"$BIN/memcpy_bw" 65536 1 | awk '{ print $NF }' >"$OUT/memcpy"
+
+for r in $(seq "$ROUNDS"); do
+	for st in stock ours; do
+		use_stack $st || { echo "bench: cannot load $st"; exit 1; }
+		for fig in "${FIGURES[@]}"; do
+			IFS='|' read -r name kind tool size <<<"$fig"
+			[[ $name =~ $ONLY ]] || continue
+			measure $st "$name" "$kind" "$tool" "$size"
+		done
+		if [ "$r" = 1 ] && [ "${BENCH_PROFILE:-0}" = 1 ]; then
+			profile $st
+		fi
+		rdma link delete $DEV
+	done
+	echo "bench: round $r done"
+done
+unload
+
+# --- the table --------------------------------------------------------------
+stats() { sort -g | awk '{ v[NR] = $1 } END {
+	if (!NR) { print "nan nan nan"; exit }
+	printf "%s %s %s\n", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+
+memcpy=$(cat "$OUT/memcpy")
+echo "figure,kind,stock_median,stock_min,stock_max,ours_median,ours_min,ours_max,ratio,stock_spread,better,stock_of_memcpy,ours_of_memcpy" >"$CSV"
+printf 'bench: %-22s %10s %10s %7s %7s %s\n' figure stock ours ratio noise ""
+for raw in "$OUT"/raw.stock.*; do
+	name=${raw#"$OUT"/raw.stock.}
+	read -r sm smin smax < <(stats <"$raw")
+	read -r om omin omax < <(stats <"$OUT/raw.ours.$name" 2>/dev/null)
+	case $name in
+	*_bw_*) kind=bw better=higher ;;
+	rc_pingpong*) kind=pp better=lower ;;
+	*cpu*) kind=cpu better=lower ;;
+	*) kind=lat better=lower ;;
+	esac
+	awk -v n="$name" -v k="$kind" -v b="$better" -v sm="$sm" -v smin="$smin" \
+	    -v smax="$smax" -v om="$om" -v omin="$omin" -v omax="$omax" \
+	    -v mc="$memcpy" -v csv="$CSV" 'BEGIN {
+		r = (sm > 0) ? om / sm : 0
+		noise = (sm > 0) ? (smax - smin) / sm : 0
+		fs = fo = ""
+		if (k == "bw" && mc > 0) {
+			fs = sprintf("%.3f", sm / mc); fo = sprintf("%.3f", om / mc)
+		}
+		printf "bench: %-22s %10s %10s %7.2f %6.0f%% (%s is better)%s\n",
+			n, sm, om, r, noise * 100, b,
+			(k == "bw" ? sprintf(" memcpy %s / %s", fs, fo) : "")
+		printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%.3f,%s,%s,%s\n", n, k, sm,
+			smin, smax, om, omin, omax, r, noise, b, fs, fo >> csv
+	}'
+done
+echo "bench: csv in $CSV"
+dmesg >"$OUT/dmesg"
+/oot-src/scripts/lib/check-kernel-log.sh "$OUT/dmesg" >/dev/null ||
 	echo "bench: kernel log has warnings"

@@ -18,6 +18,9 @@
 #                        127.0.0.1:PORT joining two guests.
 #   --mem MB, --smp N, --timeout SECONDS
 #
+# OOT_APPEND in the environment adds kernel command-line arguments (the
+# benchmark's clocksource=tsc).
+#
 # COMMAND runs under bash in the guest, as root, in the checkout (/oot-src),
 # with OOT_STACK and OOT_KVER set.  The exit status is COMMAND's; it is
 # forced to fail if the guest's kernel log shows a bug, warning or oops.
@@ -120,7 +123,7 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
 	-machine q35,accel=$accel -cpu max -m "$mem" -smp "$smp" \
 	-display none -vga none -monitor none -no-reboot \
 	-kernel "$imgdir/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 slab_nomerge panic=-1 oops=panic softlockup_panic=0 loglevel=6 rdinit=/init" \
+	-append "console=ttyS0 slab_nomerge panic=-1 oops=panic softlockup_panic=0 loglevel=6 rdinit=/init ${OOT_APPEND:-}" \
 	-serial "file:$out/kernel-console.log" -serial stdio \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$top,mount_tag=oot-src,security_model=none,readonly=on,multidevs=remap" \

@@ -371,28 +371,35 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	}
 }
 
-/* Keep the retransmit timer running while PSNs are unanswered. */
+/*
+ * The retransmit timer is lazy: the requester arms it when it sends and
+ * it is not pending, progress only moves the time the timeout counts
+ * from, and nobody stops it when everything is answered: it then expires
+ * with nothing to do.  A timer that fires before the timeout has passed
+ * since the last progress is pushed back (comp_timeout()).  A message
+ * exchange costs no timer operation this way instead of two.
+ */
 static void comp_update_timer(struct rxe_qp *qp)
 {
-	struct rxe_req_info *req = &qp->req;
-
-	if (!req->qp_timeout_jiffies)
-		return;
-	if (rxe_psn_cmp(req->psn, qp->comp.psn) > 0 && !req->wait_rnr_timer)
-		mod_timer(&req->retrans_timer,
-			  jiffies + req->qp_timeout_jiffies);
-	else
-		del_timer(&req->retrans_timer);
+	qp->req.progress_jiffies = jiffies;
 }
 
 static void comp_timeout(struct rxe_qp *qp)
 {
+	struct rxe_req_info *req = &qp->req;
 	struct rxe_send_wqe *wqe = comp_head(qp);
+	unsigned long deadline;
 
 	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC || !wqe ||
-	    wqe->state == RXE_WQE_POSTED ||
-	    rxe_psn_cmp(qp->req.psn, qp->comp.psn) <= 0)
+	    wqe->state == RXE_WQE_POSTED || req->wait_rnr_timer ||
+	    !req->qp_timeout_jiffies ||
+	    rxe_psn_cmp(req->psn, qp->comp.psn) <= 0)
 		return;		/* nothing unanswered: a stale timer */
+	deadline = req->progress_jiffies + req->qp_timeout_jiffies;
+	if (time_before(jiffies, deadline)) {
+		mod_timer(&req->retrans_timer, deadline);
+		return;
+	}
 	comp_retry(qp, true);
 }
 
@@ -444,7 +451,7 @@ static int comp_step(struct rxe_qp *qp)
 		comp_timeout(qp);
 		return 0;
 	}
-	skb = skb_dequeue(&qp->resp_pkts);
+	skb = rxe_pkt_dequeue(&qp->resp_pkts);
 	if (skb) {
 		psn = qp->comp.psn;
 		comp_rcv(qp, rxe_skb_pkt(skb));
@@ -498,11 +505,17 @@ void rxe_comp_run(struct rxe_qp *qp)
 
 void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
-	if (!skb_queue_empty(&qp->resp_pkts))
+	u32 len = rxe_pkt_enqueue(&qp->resp_pkts, skb);
+
+	if (unlikely(!len)) {
+		atomic_inc(&qp->rxe->rcv_drops);
+		kfree_skb(skb);
+		return;
+	}
+	if (len > 1)
 		rxe_counter_inc(qp->rxe, RXE_CNT_COMPLETER_SCHED);
-	skb_queue_tail(&qp->resp_pkts, skb);
 	/* from the receive softirq: a lone response is handled right here */
-	if (skb_queue_len(&qp->resp_pkts) == 1)
+	if (len == 1)
 		rxe_task_run_inline(&qp->comp.task);
 	else
 		rxe_comp_run(qp);

@@ -164,9 +164,12 @@ void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av);
  * copies straight from the sender's pages: one copy instead of two.
  */
 bool rxe_av_dest_local(struct rxe_dev *rxe, const struct rxe_av *av);
+/*
+ * Below this many bytes a copy costs less than the fragment bookkeeping
+ * (MR lookup, page references, a mapping on the receive side).
+ */
+#define RXE_PAYLOAD_BY_REF_MIN	256
 int rxe_pkt_add_trailer(struct sk_buff *skb, unsigned int pad);
-/* Undo a partly attached payload: back to the headers alone. */
-void rxe_pkt_drop_frags(struct sk_buff *skb);
 /*
  * Call @fn on each contiguous piece of a received packet's payload, in
  * order (one piece for a linear packet); stops at the first non-zero

@@ -591,21 +591,6 @@ int rxe_pkt_add_trailer(struct sk_buff *skb, unsigned int pad)
 	return 0;
 }
 
-/* Drop what rxe_mr_frags() attached: the packet goes back to headers. */
-void rxe_pkt_drop_frags(struct sk_buff *skb)
-{
-	struct skb_shared_info *sh = skb_shinfo(skb);
-	int i;
-
-	for (i = 0; i < sh->nr_frags; i++)
-		skb_frag_unref(skb, i);
-	sh->nr_frags = 0;
-	skb->truesize -= skb->data_len;
-	skb->len -= skb->data_len;
-	skb->data_len = 0;
-	rxe_skb_pkt(skb)->paylen = skb->len;
-}
-
 int rxe_pkt_payload_walk(const struct rxe_pkt_info *pkt,
 			 int (*fn)(void *ctx, void *p, u32 n), void *ctx)
 {

@@ -273,6 +273,40 @@ static inline enum ib_qp_type rxe_qp_type(const struct rxe_qp *qp)
 /* The opcode transport (enum rxe_transport) of the QP's service. */
 u8 rxe_qp_transport(const struct rxe_qp *qp);
 
+/*
+ * A QP's queues of received packets (req_pkts, resp_pkts).  Only process
+ * and softirq context use them, so their lock is taken with BHs off, not
+ * interrupts (which under emulation costs a trip out of the translated
+ * code each time).  A queue holds at most RXE_MAX_QUEUED_PKTS: beyond
+ * that a sender is flooding us, and a packet is dropped like one lost on
+ * the wire (the caller counts it).
+ */
+#define RXE_MAX_QUEUED_PKTS	4096
+
+/* The queue's new length, or 0 when it was full (@skb not queued). */
+static inline u32 rxe_pkt_enqueue(struct sk_buff_head *q, struct sk_buff *skb)
+{
+	u32 len = 0;
+
+	spin_lock_bh(&q->lock);
+	if (skb_queue_len(q) < RXE_MAX_QUEUED_PKTS) {
+		__skb_queue_tail(q, skb);
+		len = skb_queue_len(q);
+	}
+	spin_unlock_bh(&q->lock);
+	return len;
+}
+
+static inline struct sk_buff *rxe_pkt_dequeue(struct sk_buff_head *q)
+{
+	struct sk_buff *skb;
+
+	spin_lock_bh(&q->lock);
+	skb = __skb_dequeue(q);
+	spin_unlock_bh(&q->lock);
+	return skb;
+}
+
 /* The most request skbs one QP may have in the stack before it pauses. */
 #define RXE_INFLIGHT_SKBS_PER_QP_HIGH	64
 #define RXE_INFLIGHT_SKBS_PER_QP_LOW	16

@@ -465,7 +465,8 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	/* RC: ask for an ACK at the end and every so often within */
 	ackreq = rc && (last || req->noack_pkts + 1 >= RXE_MAX_PKT_PER_ACK);
 	skb = NULL;
-	if (payload && qp->path_local && !(wqe->mask & RXE_WQE_INLINE))
+	if (payload >= RXE_PAYLOAD_BY_REF_MIN && qp->path_local &&
+	    !(wqe->mask & RXE_WQE_INLINE))
 		skb = req_ref_pkt(qp, wqe, av, opcode, payload, last, ackreq);
 	if (!skb) {
 		skb = rxe_pkt_alloc(qp, av, rxe_opcode_hdr_len(opcode) +
@@ -489,6 +490,9 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	if (rc)
 		req->noack_pkts = ackreq ? 0 : req->noack_pkts + 1;
 
+	/* nothing was unanswered: the retransmit timeout starts now */
+	if (rc && rxe_psn_cmp(req->psn, qp->comp.psn) <= 0)
+		req->progress_jiffies = jiffies;
 	req->psn = rxe_psn_add(req->psn, npsn);
 	req->opcode = opcode;
 	if (last) {

@@ -78,6 +78,11 @@ struct rxe_req_info {
 	struct timer_list rnr_nak_timer;
 	unsigned long qp_timeout_jiffies;	/* from attr.timeout, 0: none */
 	/*
+	 * The retransmit timeout runs from here: the last send that found
+	 * everything answered, or the last progress (rxe_comp.c).
+	 */
+	unsigned long progress_jiffies;
+	/*
 	 * The packet a step built, sent by rxe_requester() after it let go
 	 * of @lock (a response from our own host may come back inside the
 	 * send, and its completer needs the lock), and its destination.

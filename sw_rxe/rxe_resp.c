@@ -551,7 +551,7 @@ static void resp_read_step(struct rxe_qp *qp)
 
 	/* to this host: the data by reference, else a copy */
 	skb = NULL;
-	if (n && qp->path_local) {
+	if (n >= RXE_PAYLOAD_BY_REF_MIN && qp->path_local) {
 		skb = resp_pkt_new(qp, opcode, r->rd_psn, n, syn, true);
 		if (skb && (rxe_mr_frags(mr, r->rd_va, skb, n) ||
 			    rxe_pkt_add_trailer(skb, rxe_pad_len(n)))) {
@@ -1004,7 +1004,7 @@ static int rxe_responder(struct rxe_qp *qp)
 		resp_read_step(qp);
 		return 0;
 	}
-	skb = skb_dequeue(&qp->req_pkts);
+	skb = rxe_pkt_dequeue(&qp->req_pkts);
 	if (!skb) {
 		resp_ack_flush(qp);
 		return 1;
@@ -1082,8 +1082,14 @@ void rxe_resp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	bool inline_ok = !(rxe_skb_pkt(skb)->mask & RXE_READ_MASK);
 
-	skb_queue_tail(&qp->req_pkts, skb);
-	if (inline_ok && skb_queue_len(&qp->req_pkts) == 1)
+	u32 len = rxe_pkt_enqueue(&qp->req_pkts, skb);
+
+	if (unlikely(!len)) {
+		atomic_inc(&qp->rxe->rcv_drops);
+		kfree_skb(skb);
+		return;
+	}
+	if (inline_ok && len == 1)
 		rxe_task_run_inline(&qp->resp.task);
 	else
 		rxe_task_run(&qp->resp.task);

@@ -642,7 +642,12 @@ ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
 		ret = -EIO;
 		goto out;
 	}
-	memset(&attrs, 0, sizeof(attrs));
+	/*
+	 * attrs[] is the ioctl() methods' (read only when ->method is set):
+	 * clearing the head is enough, and the doorbells of the data path
+	 * (post_send, post_recv) come this way for every batch.
+	 */
+	memset(&attrs, 0, offsetof(struct uverbs_attr_bundle, attrs));
 	attrs.ufile = ufile;
 	attrs.ibdev = ibdev;
 	buf += sizeof(hdr);

@@ -9,6 +9,13 @@
 # rounds, with min and max; the spread of stock's rounds is the noise
 # floor printed beside each ratio.
 #
+# Two-guest mode (scripts/bench.sh --pair, under scripts/vm-pair.sh):
+# WIRE_ROLE is set; both guests walk the same figures in the same order,
+# stock<->stock then ours<->ours each round, over the QEMU socket link.
+# Guest a serves every figure on a port of its own, guest b runs the
+# clients (retrying while the server is not up yet, e.g. still loading
+# its stack) and makes the table.
+#
 # Output: "bench: ..." lines (a table) and the CSV file $BENCH_CSV.
 # Not a test: nothing is asserted beyond the tools finishing.
 #
@@ -16,7 +23,7 @@
 #   BENCH_ONLY    a regex over figure names, to run a subset
 #   BENCH_PROFILE 1: also record a perf profile (cpu-clock, whole guest)
 #                 of write_bw 64 KiB and send_lat 2 B on each stack,
-#                 into $BENCH_OUT/perf-STACK-FIGURE.txt
+#                 into $BENCH_OUT/perf-STACK-FIGURE.txt (one guest only)
 set -u
 KVER=$(uname -r)
 DEV=rxe0
@@ -25,11 +32,15 @@ ONLY=${BENCH_ONLY:-.}
 OUT=${BENCH_OUT:-/tmp/bench}
 CSV=${BENCH_CSV:-$OUT/bench.csv}
 BIN=/oot-src/tests/vm/bin
+ROLE=${WIRE_ROLE:-}		# empty: one guest
+PEER=${WIRE_PEER:-127.0.0.1}
+SELF=${WIRE_SELF:-10.0.2.15}
+PORT=18515			# each figure run takes the next one
 mkdir -p "$OUT"
 rm -f "$OUT"/raw.*
 ip link set eth0 up
 ip link set lo up
-ip addr add 10.0.2.15/24 dev eth0
+[ -n "$ROLE" ] || ip addr add $SELF/24 dev eth0
 
 # --- the figures ---------------------------------------------------------
 # name|kind|tool and arguments|size
@@ -52,7 +63,8 @@ for tool in send write read; do
 	done
 done
 FIGURES+=("rc_pingpong_4096|pp|ibv_rc_pingpong|4096")
-FIGURES+=("write_bw_cpu_65536|cpu|ib_write_bw|65536")
+# kernel CPU time is measured where both ends run
+[ -n "$ROLE" ] || FIGURES+=("write_bw_cpu_65536|cpu|ib_write_bw|65536")
 
 # Bytes a bandwidth run moves (per QP): enough for a second or two here.
 BW_BYTES=$((48 << 20))
@@ -92,12 +104,16 @@ unload()
 }
 
 GID=
+# the GID of $SELF: ::ffff:a.b.c.d, as sysfs prints it
+GID_TEXT=$(IFS=. read -r a b c d <<<"$SELF"
+	   printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		  "$a" "$b" "$c" "$d")
 link_up()
 {
 	local i g
 	rdma link add $DEV type rxe netdev eth0 || return 1
 	for i in $(seq 50); do
-		g=$(grep -l '0000:0000:0000:0000:0000:ffff:0a00:020f' \
+		g=$(grep -l "$GID_TEXT" \
 			/sys/class/infiniband/$DEV/ports/1/gids/* 2>/dev/null | head -n1)
 		[ -n "$g" ] && break
 		sleep 0.1
@@ -124,17 +140,34 @@ wait_listen() # PORT
 	return 1
 }
 
-# run_pair OUTFILE CMD...: a server, then the client towards 127.0.0.1;
-# the client's output goes to OUTFILE.
+# run_pair OUTFILE CMD...: a server, and the client towards it, on the
+# next port; the client's output goes to OUTFILE.  Two guests: each runs
+# its own side (guest a the server, guest b the client).
 run_pair()
 {
-	local out=$1 server
+	local out=$1 server i
 	shift
-	timeout 120 "$@" >/dev/null 2>&1 &
-	server=$!
-	wait_listen 18515
-	timeout 120 "$@" 127.0.0.1 >"$out" 2>&1
-	wait $server
+	PORT=$((PORT + 1))
+	case $ROLE in
+	server)
+		timeout 180 "$@" -p $PORT >"$out" 2>&1
+		;;
+	client)
+		# refused while the server is not up: try again
+		for i in $(seq 300); do
+			timeout 120 "$@" -p $PORT "$PEER" >"$out" 2>&1 && return
+			grep -q "Couldn't connect" "$out" || return
+			sleep 0.2
+		done
+		;;
+	*)
+		timeout 120 "$@" -p $PORT >/dev/null 2>&1 &
+		server=$!
+		wait_listen $PORT
+		timeout 120 "$@" -p $PORT "$PEER" >"$out" 2>&1
+		wait $server
+		;;
+	esac
 }
 
 # Kernel CPU time (system + irq + softirq, all CPUs) in USER_HZ ticks.
@@ -187,15 +220,17 @@ profile() # STACK
 {
 	local st=$1 p name tool size n
 	command -v perf >/dev/null || { echo "bench: no perf"; return; }
-	for p in "write_bw_65536|ib_write_bw|65536|500" \
-		 "send_lat_2|ib_send_lat|2|3000"; do
+	for p in "write_bw_65536|ib_write_bw|65536|4000" \
+		 "send_lat_2|ib_send_lat|2|50000"; do
 		IFS='|' read -r name tool size n <<<"$p"
 		# SIGINT does not reach a background job here: perf runs
 		# the pair itself
-		perf record -q -e cpu-clock -F 250 -a -o /tmp/perf.data -- \
-			bash -c "$(declare -f run_pair wait_listen)
+		perf record -q -e cpu-clock -F 500 -a -o /tmp/perf.data -- \
+			bash -c "PORT=$PORT ROLE= PEER=$PEER
+				 $(declare -f run_pair wait_listen)
 				 run_pair /dev/null $tool -d $DEV -x $GID -F \
 					  -s $size -n $n" >/dev/null 2>&1
+		PORT=$((PORT + 1))
 		perf report -q -i /tmp/perf.data --no-children --sort sym \
 			--stdio 2>/dev/null | grep -v '^$' | head -n 40 \
 			>"$OUT/perf-$st-$name.txt"
@@ -206,6 +241,7 @@ profile() # STACK
 }
 
 # --- main ------------------------------------------------------------------
+echo "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 echo "bench: memcpy 64KiB $("$BIN/memcpy_bw" 65536 1)"
 "$BIN/memcpy_bw" 65536 1 | awk '{ print $NF }' >"$OUT/memcpy"
 
@@ -217,7 +253,8 @@ for r in $(seq "$ROUNDS"); do
 			[[ $name =~ $ONLY ]] || continue
 			measure $st "$name" "$kind" "$tool" "$size"
 		done
-		if [ "$r" = 1 ] && [ "${BENCH_PROFILE:-0}" = 1 ]; then
+		if [ "$r" = 1 ] && [ "${BENCH_PROFILE:-0}" = 1 ] &&
+		   [ -z "$ROLE" ]; then
 			profile $st
 		fi
 		rdma link delete $DEV
@@ -225,6 +262,10 @@ for r in $(seq "$ROUNDS"); do
 	echo "bench: round $r done"
 done
 unload
+if [ "$ROLE" = server ]; then
+	echo "bench: server side done"
+	exit 0
+fi
 
 # --- the table --------------------------------------------------------------
 stats() { sort -g | awk '{ v[NR] = $1 } END {
@@ -239,9 +280,9 @@ for raw in "$OUT"/raw.stock.*; do
 	read -r sm smin smax < <(stats <"$raw")
 	read -r om omin omax < <(stats <"$OUT/raw.ours.$name" 2>/dev/null)
 	case $name in
+	*_cpu_*) kind=cpu better=lower ;;
 	*_bw_*) kind=bw better=higher ;;
 	rc_pingpong*) kind=pp better=lower ;;
-	*cpu*) kind=cpu better=lower ;;
 	*) kind=lat better=lower ;;
 	esac
 	awk -v n="$name" -v k="$kind" -v b="$better" -v sm="$sm" -v smin="$smin" \

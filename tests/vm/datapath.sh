@@ -96,6 +96,19 @@ pair "ibv_rc_pingpong-64KiB" 120 \
 	ibv_rc_pingpong -d $DEV -g "$G4" -n 1000 -c -s 65536 -- \
 	ibv_rc_pingpong -d $DEV -g "$G4" -n 1000 -c -s 65536 127.0.0.1
 
+# --- payload layouts, byte for byte --------------------------------------------
+# Between two QPs of one process over this host's address: ours passes
+# the payload by reference there, and falls back to a copy for a packet
+# of 30 fragments; data and the bytes around it are checked.
+/oot-src/tests/vm/bin/payload_probe $DEV "$G4" >"$OUT/payload_probe" 2>&1
+for c in send_30_pages write_30_pages write_cross_pages send_cross_pages \
+	 write_1MiB_unaligned read_1MiB_unaligned; do
+	t_eq "payload: $c" "$c OK" grep "^$c " "$OUT/payload_probe"
+done
+t_eq "payload: a bad lkey fails the WQE" \
+	"write_bad_lkey local protection error" \
+	grep "^write_bad_lkey " "$OUT/payload_probe"
+
 # --- perftest ------------------------------------------------------------------
 PT="-d $DEV -x $G4 -F"
 for t in send write read; do

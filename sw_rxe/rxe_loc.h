@@ -140,12 +140,13 @@ void rxe_net_exit(void);
 /*
  * A packet of @paylen bytes from the BTH through the ICRC for @qp to
  * @av: headroom for the Ethernet/IP/UDP headers is reserved and the
- * BTH-to-ICRC area is zeroed; rxe_skb_pkt(skb) has rxe, qp, hdr,
- * paylen and port_num set (the caller sets opcode, psn, mask).  NULL if
- * out of memory.
+ * BTH-to-ICRC area is zeroed, except for the @payload bytes after the
+ * headers, which the caller must write in full (0: zero everything);
+ * rxe_skb_pkt(skb) has rxe, qp, hdr, paylen and port_num set (the caller
+ * sets opcode, psn, mask).  NULL if out of memory.
  */
 struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
-			      unsigned int paylen);
+			      unsigned int paylen, unsigned int payload);
 /*
  * Put the UDP/IP headers around the packet, compute its ICRC and send
  * it.  Always consumes @skb.  A request (RXE_REQ_MASK) counts in

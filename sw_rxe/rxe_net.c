@@ -8,7 +8,7 @@
  *
  * Transmit: the requester and the responder build a packet in an skb from
  * rxe_pkt_alloc() (headroom for the UDP/IP/link headers, the BTH onwards
- * zeroed); rxe_pkt_xmit() routes it, puts the UDP and IP headers in front,
+ * zeroed but for the payload the caller writes); rxe_pkt_xmit() routes it, puts the UDP and IP headers in front,
  * stores the ICRC and hands it to the IP layer.  Every packet goes through
  * IP, also one to an address of this host: the route of a local address
  * leads through the loopback device, and the receive side then maps the
@@ -240,7 +240,7 @@ static struct socket *rxe_net_sock(bool ipv6)
 /* ------------------------------------------------------------------ */
 
 struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
-			      unsigned int paylen)
+			      unsigned int paylen, unsigned int payload)
 {
 	struct net_device *ndev = qp->rxe->ndev;
 	struct rxe_pkt_info *pkt;
@@ -272,7 +272,17 @@ struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
 	pkt = rxe_skb_pkt(skb);
 	pkt->rxe = qp->rxe;
 	pkt->qp = qp;
-	pkt->hdr = skb_put_zero(skb, paylen);
+	pkt->hdr = skb_put(skb, paylen);
+	if (payload) {
+		/* the caller writes the payload: zero what is around it */
+		unsigned int tail = rxe_pad_len(payload) + RXE_ICRC_BYTES;
+		unsigned int hdr_len = paylen - payload - tail;
+
+		memset(pkt->hdr, 0, hdr_len);
+		memset(pkt->hdr + hdr_len + payload, 0, tail);
+	} else {
+		memset(pkt->hdr, 0, paylen);
+	}
 	pkt->paylen = paylen;
 	pkt->port_num = 1;
 	return skb;

@@ -371,7 +371,8 @@ static u32 req_copy_payload(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 			    struct sk_buff *skb, u32 payload)
 {
 	struct rxe_dma_info *dma = &wqe->dma;
-	u8 *p = rxe_pkt_payload(rxe_skb_pkt(skb));	/* the pad is zero */
+	/* all of it is written here: rxe_pkt_alloc() left it as it was */
+	u8 *p = rxe_pkt_payload(rxe_skb_pkt(skb));
 	int err;
 
 	if (!payload)
@@ -405,7 +406,7 @@ static struct sk_buff *req_ref_pkt(struct rxe_qp *qp,
 	u32 resid = dma->resid;
 	struct sk_buff *skb;
 
-	skb = rxe_pkt_alloc(qp, av, rxe_opcode_hdr_len(opcode));
+	skb = rxe_pkt_alloc(qp, av, rxe_opcode_hdr_len(opcode), 0);
 	if (!skb)
 		return NULL;
 	req_build_hdrs(qp, wqe, skb, opcode, payload, last, ackreq);
@@ -471,7 +472,7 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	if (!skb) {
 		skb = rxe_pkt_alloc(qp, av, rxe_opcode_hdr_len(opcode) +
 					    payload + rxe_pad_len(payload) +
-					    RXE_ICRC_BYTES);
+					    RXE_ICRC_BYTES, payload);
 		if (skb) {
 			req_build_hdrs(qp, wqe, skb, opcode, payload, last,
 				       ackreq);

@@ -115,8 +115,10 @@ static struct sk_buff *resp_pkt_new(struct rxe_qp *qp, u8 opcode, u32 psn,
 	struct sk_buff *skb;
 	u8 *aeth;
 
+	/* a read response's data is copied in whole by the caller */
 	skb = rxe_pkt_alloc(qp, &qp->pri_av, rxe_opcode_hdr_len(opcode) +
-			    (by_ref ? 0 : payload + bth.pad + RXE_ICRC_BYTES));
+			    (by_ref ? 0 : payload + bth.pad + RXE_ICRC_BYTES),
+			    by_ref ? 0 : payload);
 	if (!skb)
 		return NULL;
 	pkt = rxe_skb_pkt(skb);

@@ -505,13 +505,10 @@ void rxe_comp_run(struct rxe_qp *qp)
 
 void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
-	u32 len = rxe_pkt_enqueue(&qp->resp_pkts, skb);
+	u32 len = rxe_pkt_enqueue(qp, &qp->resp_pkts, skb);
 
-	if (unlikely(!len)) {
-		atomic_inc(&qp->rxe->rcv_drops);
-		kfree_skb(skb);
+	if (!len)
 		return;
-	}
 	if (len > 1)
 		rxe_counter_inc(qp->rxe, RXE_CNT_COMPLETER_SCHED);
 	/* from the receive softirq: a lone response is handled right here */

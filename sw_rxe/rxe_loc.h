@@ -157,6 +157,13 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 		 struct sk_buff *skb);
 /* The av of a received packet's sender (for UD replies / GRH in CQEs). */
 void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av);
+/* Whether @av leads to an address of this host (set with the path). */
+bool rxe_av_dest_local(struct rxe_dev *rxe, const struct rxe_av *av);
+/*
+ * Below this many bytes a copy costs less than the fragment bookkeeping
+ * (MR lookup, page references, a mapping on the receive side).
+ */
+#define RXE_PAYLOAD_BY_REF_MIN	256
 /*
  * Payload by reference (RC, to this host): a packet allocated for its
  * headers only gets the payload as page fragments of the sender's memory
@@ -164,12 +171,6 @@ void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av);
  * the ICRC, which also sets its paylen.  0 or -EMSGSIZE.  The receiver
  * copies straight from the sender's pages: one copy instead of two.
  */
-bool rxe_av_dest_local(struct rxe_dev *rxe, const struct rxe_av *av);
-/*
- * Below this many bytes a copy costs less than the fragment bookkeeping
- * (MR lookup, page references, a mapping on the receive side).
- */
-#define RXE_PAYLOAD_BY_REF_MIN	256
 int rxe_pkt_add_trailer(struct sk_buff *skb, unsigned int pad);
 /*
  * Call @fn on each contiguous piece of a received packet's payload, in
@@ -185,11 +186,9 @@ int rxe_pkt_payload_walk(const struct rxe_pkt_info *pkt,
  * A RoCEv2 packet arrived for @rxe: skb->data at the BTH, the IP header
  * still reachable (skb_network_header()).  Validates it and hands it to
  * the responder or completer of its QP (or the QPs of its multicast
- * group); drops (and counts) what is bad.  Consumes @skb.
- */
-/*
- * @from_self: built by our own rxe_pkt_xmit() for an address of this host
- * and handed over without touching a wire (no ICRC was computed).
+ * group); drops (and counts) what is bad.  Consumes @skb.  @from_self:
+ * built by our own rxe_pkt_xmit() for an address of this host and handed
+ * over without touching a wire (no ICRC was computed).
  */
 void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, bool from_self);
 

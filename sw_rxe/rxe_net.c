@@ -8,8 +8,9 @@
  *
  * Transmit: the requester and the responder build a packet in an skb from
  * rxe_pkt_alloc() (headroom for the UDP/IP/link headers, the BTH onwards
- * zeroed but for the payload the caller writes); rxe_pkt_xmit() routes it, puts the UDP and IP headers in front,
- * stores the ICRC and hands it to the IP layer.  Every packet goes through
+ * zeroed but for the payload the caller writes); rxe_pkt_xmit() routes
+ * it, puts the UDP and IP headers in front, stores the ICRC (not for
+ * packets that stay on this host) and hands it to the IP layer.  Every packet goes through
  * IP, also one to an address of this host: the route of a local address
  * leads through the loopback device, and the receive side then maps the
  * destination address back to the netdev (and rxe) that owns it.
@@ -510,26 +511,26 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 		goto drop;
 	skb->protocol = ipv6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
 	local = skb_dst(skb)->dev->flags & IFF_LOOPBACK;
-	/*
-	 * A packet that carries the sender's memory by reference was meant
-	 * for this host; if the route says otherwise after all, it becomes
-	 * an ordinary packet here, with its ICRC.
-	 */
-	if (!local && unlikely(skb_linearize(skb))) {
-		err = -ENOMEM;
-		goto drop;
-	}
-	if (!local)
+	if (!local) {
+		/*
+		 * A packet that carries the sender's memory by reference was
+		 * meant for this host; if the route says otherwise after
+		 * all, it becomes an ordinary packet here, with its ICRC.
+		 */
+		if (unlikely(skb_linearize(skb))) {
+			err = -ENOMEM;
+			goto drop;
+		}
 		rxe_put_icrc(skb);
-	if (ipv6 && !local) {
 		/*
 		 * Plain IPv6 forbids a zero UDP checksum; the ICRC does not
 		 * cover it.  Offloaded (CHECKSUM_PARTIAL) where the device
 		 * can.
 		 */
-		udp6_set_csum(false, skb, &ipv6_hdr(skb)->saddr,
-			      &ipv6_hdr(skb)->daddr,
-			      skb->len - sizeof(struct ipv6hdr));
+		if (ipv6)
+			udp6_set_csum(false, skb, &ipv6_hdr(skb)->saddr,
+				      &ipv6_hdr(skb)->daddr,
+				      skb->len - sizeof(struct ipv6hdr));
 	}
 
 	/* From here skb->cb belongs to the IP layer (IPCB / IP6CB). */
@@ -605,48 +606,26 @@ int rxe_pkt_payload_walk(const struct rxe_pkt_info *pkt,
 			 int (*fn)(void *ctx, void *p, u32 n), void *ctx)
 {
 	struct sk_buff *skb = rxe_pkt_skb((struct rxe_pkt_info *)pkt);
-	struct skb_shared_info *sh = skb_shinfo(skb);
-	u32 off = rxe_pkt_payload(pkt) - skb->data;
+	u32 from = rxe_pkt_payload(pkt) - skb->data;
 	u32 len = rxe_pkt_payload_len(pkt);
-	u32 head = skb_headlen(skb);
-	int i, ret;
+	struct skb_seq_state st;
+	u32 done = 0, n;
+	const u8 *p;
+	int ret = 0;
 
-	if (off < head) {
-		u32 n = min(len, head - off);
-
-		ret = fn(ctx, skb->data + off, n);
+	/* the kernel's walk: linear part, then fragments a page at a time */
+	skb_prepare_seq_read(skb, from, from + len, &st);
+	while (done < len && (n = skb_seq_read(done, &p, &st))) {
+		/* @fn only reads the piece (copy helpers take void *) */
+		ret = fn(ctx, (void *)p, min(n, len - done));
 		if (ret)
-			return ret;
-		len -= n;
-		off = head;
+			break;
+		done += min(n, len - done);
 	}
-	off -= head;		/* now into the fragments */
-	for (i = 0; len && i < sh->nr_frags; i++) {
-		const skb_frag_t *f = &sh->frags[i];
-		u32 size = skb_frag_size(f);
-
-		if (off >= size) {
-			off -= size;
-			continue;
-		}
-		/* a page at a time: a fragment may span a compound page */
-		while (len && off < size) {
-			u32 at = skb_frag_off(f) + off;
-			u32 n = min3(len, size - off,
-				     (u32)(PAGE_SIZE - offset_in_page(at)));
-			struct page *page = skb_frag_page(f) + (at >> PAGE_SHIFT);
-			void *va = kmap_local_page(page);
-
-			ret = fn(ctx, va + offset_in_page(at), n);
-			kunmap_local(va);
-			if (ret)
-				return ret;
-			len -= n;
-			off += n;
-		}
-		off = 0;
-	}
-	return len ? -EINVAL : 0;
+	skb_abort_seq_read(&st);
+	if (ret)
+		return ret;
+	return done < len ? -EINVAL : 0;
 }
 
 void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av)

@@ -279,12 +279,16 @@ u8 rxe_qp_transport(const struct rxe_qp *qp);
  * interrupts (which under emulation costs a trip out of the translated
  * code each time).  A queue holds at most RXE_MAX_QUEUED_PKTS: beyond
  * that a sender is flooding us, and a packet is dropped like one lost on
- * the wire (the caller counts it).
+ * the wire.
  */
 #define RXE_MAX_QUEUED_PKTS	4096
 
-/* The queue's new length, or 0 when it was full (@skb not queued). */
-static inline u32 rxe_pkt_enqueue(struct sk_buff_head *q, struct sk_buff *skb)
+/*
+ * The queue's new length, or 0 when it was full: then @skb is dropped
+ * and counted in the device's rcv_drops.
+ */
+static inline u32 rxe_pkt_enqueue(struct rxe_qp *qp, struct sk_buff_head *q,
+				  struct sk_buff *skb)
 {
 	u32 len = 0;
 
@@ -294,6 +298,10 @@ static inline u32 rxe_pkt_enqueue(struct sk_buff_head *q, struct sk_buff *skb)
 		len = skb_queue_len(q);
 	}
 	spin_unlock_bh(&q->lock);
+	if (unlikely(!len)) {
+		atomic_inc(&qp->rxe->rcv_drops);
+		kfree_skb(skb);
+	}
 	return len;
 }
 

@@ -1083,14 +1083,10 @@ void rxe_resp_run(struct rxe_qp *qp)
 void rxe_resp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	bool inline_ok = !(rxe_skb_pkt(skb)->mask & RXE_READ_MASK);
+	u32 len = rxe_pkt_enqueue(qp, &qp->req_pkts, skb);
 
-	u32 len = rxe_pkt_enqueue(&qp->req_pkts, skb);
-
-	if (unlikely(!len)) {
-		atomic_inc(&qp->rxe->rcv_drops);
-		kfree_skb(skb);
+	if (!len)
 		return;
-	}
 	if (inline_ok && len == 1)
 		rxe_task_run_inline(&qp->resp.task);
 	else

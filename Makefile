@@ -6,6 +6,7 @@
 #   make unit            userspace unit tests of the protocol logic
 #   make test            everything: scripts/test-all.sh
 #   make install         modules_install into updates/dkms, as DKMS does
+#   make dkms-src DEST=D the module sources as DKMS and the package take them
 #
 # KDIR defaults to the running kernel's build tree when there is one, else
 # to the Debian headers of the target ABI (scripts/lib/target.sh; KABI=...
@@ -43,9 +44,21 @@ test:
 install:
 	$(KMAKE) INSTALL_MOD_DIR=updates/dkms modules_install
 
+# What /usr/src/ordma-VERSION holds: the build files and the modules'
+# sources, nothing built and nothing of the tests.
+DKMS_SRC = Makefile Kbuild dkms.conf include core uverbs sw_rxe cm cma ucma
+dkms-src:
+	@test -n "$(DEST)" || { echo "dkms-src: DEST=dir"; exit 2; }
+	mkdir -p $(DEST)
+	tar -C $(PWD) -c --exclude-vcs --exclude='*.o' --exclude='*.ko' \
+		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
+		--exclude='*.o.d' --exclude=modules.order $(DKMS_SRC) | \
+		tar -C $(DEST) -x
+
+# The tests are not part of the DKMS source: clean them only where they are.
 clean:
 	$(KMAKE) clean
-	$(MAKE) -C tests/unit clean
-	$(MAKE) -C tests/kmod KDIR=$(KDIR) clean
+	$(if $(wildcard tests/unit/Makefile),$(MAKE) -C tests/unit clean)
+	$(if $(wildcard tests/kmod/Makefile),$(MAKE) -C tests/kmod KDIR=$(KDIR) clean)
 
-.PHONY: all modules check unit test install clean
+.PHONY: all modules check unit test install dkms-src clean

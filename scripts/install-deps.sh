@@ -2,10 +2,11 @@
 # Install everything the build, the VM rig and the tests need on a fresh
 # Debian 12 machine.  Idempotent: running it again only re-checks.
 #
-# The target kernel ABI (e.g. 6.1.0-56) is resolved from Debian's
-# linux-headers-amd64 metapackage unless KABI is set.  Headers are
-# installed; the matching kernel image is only downloaded and unpacked
-# into a cache (it must never be installed on the host).
+# For each kernel line the suite covers (scripts/lib/target.sh: Debian
+# 12's 6.1 and its 6.12), the ABI is resolved from that line's headers
+# metapackage (KABI overrides it for a single line, OOT_KERNEL picks one).
+# Headers are installed; the matching kernel image is only downloaded and
+# unpacked into a cache (it must never be installed on the host).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/target.sh"
@@ -19,17 +20,24 @@ if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +360 2>/dev/null)" ]; then
 	mkdir -p "$(dirname "$stamp")" && touch "$stamp"
 fi
 
-kabi=$(target_kabi)
-echo "install-deps: target kernel ABI $kabi"
+lines=$(target_kernels)
+[ -z "${OOT_KERNEL:-}" ] || lines=$OOT_KERNEL
+kabis=()
+for line in $lines; do
+	kabis+=("$(OOT_KERNEL=$line target_kabi)")
+done
+echo "install-deps: target kernel ABIs ${kabis[*]}"
 
 pkgs=(
 	build-essential bc flex bison libelf-dev
-	"linux-headers-$kabi-amd64"
 	qemu-system-x86 busybox-static cpio kmod sparse coccinelle dkms
 	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest python3-pyverbs
 	rdmacm-utils librdmacm-dev qperf libfabric-bin
 	iproute2 tshark xz-utils
 )
+for kabi in "${kabis[@]}"; do
+	pkgs+=("linux-headers-$kabi-amd64")
+done
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -42,16 +50,18 @@ if [ ${#missing[@]} -gt 0 ]; then
 	$APT install --no-install-recommends "${missing[@]}"
 fi
 
-# The target kernel image, unpacked (not installed) for the VM rig.
-kdir=$(target_image_dir "$kabi")
-if [ ! -e "$kdir/.complete" ]; then
-	rm -rf "$kdir"
-	mkdir -p "$kdir"
-	tmp=$(mktemp -d)
-	chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -q "linux-image-$kabi-amd64")
-	dpkg -x "$tmp"/linux-image-"$kabi"-amd64_*.deb "$kdir"
-	rm -rf "$tmp"
-	touch "$kdir/.complete"
-fi
-echo "install-deps: kernel image in $kdir"
+# Each target kernel image, unpacked (not installed) for the VM rig.
+for kabi in "${kabis[@]}"; do
+	kdir=$(target_image_dir "$kabi")
+	if [ ! -e "$kdir/.complete" ]; then
+		rm -rf "$kdir"
+		mkdir -p "$kdir"
+		tmp=$(mktemp -d)
+		chmod 755 "$tmp"
+		(cd "$tmp" && apt-get download -q "linux-image-$kabi-amd64")
+		dpkg -x "$tmp"/linux-image-"$kabi"-amd64_*.deb "$kdir"
+		rm -rf "$tmp"
+		touch "$kdir/.complete"
+	fi
+	echo "install-deps: kernel image in $kdir"
+done

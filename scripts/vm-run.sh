@@ -3,9 +3,15 @@
 #
 #   scripts/vm-run.sh [options] -- COMMAND...
 #
-#   --stack ours|stock   ours: install this checkout's built modules under
-#                        /lib/modules/$KVER/updates/ and depmod (what DKMS
-#                        does); stock: leave the in-tree modules alone.
+#   --stack ours|stock   ours: install our modules under
+#                        /lib/modules/$KVER/updates/dkms/ and depmod (what
+#                        `dkms install` does); stock: leave the in-tree
+#                        modules alone.  Ours are the ones in $OOT_MODULES
+#                        when it is set (scripts/dkms-build.sh prints such a
+#                        directory), else this checkout's `make` output,
+#                        which must have been built for the target kernel.
+#   --kernel 6.1|6.12    the kernel line to boot (default: $OOT_KERNEL, else
+#                        6.1; scripts/lib/target.sh).
 #   --out DIR            where the guest's rc, dmesg and console logs go
 #                        (default: a new directory under build/vm/).
 #   --name NAME          guest hostname and log prefix (default: vm).
@@ -34,6 +40,7 @@ mem=2048 smp=2 timeout=1200
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--stack) stack=$2; shift 2 ;;
+	--kernel) export OOT_KERNEL=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--mac) mac=$2; shift 2 ;;
@@ -62,10 +69,20 @@ if [ "$stack" = ours ]; then
 	# Every module of the set: dkms.conf (shell syntax) lists them.
 	for m in $(kernel_source_dir= && . "$top/dkms.conf"
 		   for i in "${!BUILT_MODULE_NAME[@]}"; do
-			   echo "${BUILT_MODULE_LOCATION[$i]}${BUILT_MODULE_NAME[$i]}.ko"
+			   echo "${BUILT_MODULE_LOCATION[$i]}${BUILT_MODULE_NAME[$i]}"
 		   done); do
-		[ -e "$top/$m" ] || { echo "vm-run: $m not built (make)" >&2; exit 2; }
-		modules+=("$top/$m")
+		f=$top/$m.ko
+		if [ -n "${OOT_MODULES:-}" ]; then
+			f=$OOT_MODULES/${m##*/}.ko
+			[ -e "$f" ] || f=$f.xz
+		fi
+		[ -e "$f" ] || { echo "vm-run: ${m##*/} not built (make, or scripts/dkms-build.sh)" >&2; exit 2; }
+		magic=$(modinfo -F vermagic "$f" | cut -d' ' -f1)
+		[ "$magic" = "$kver" ] || {
+			echo "vm-run: $f is built for $magic, not $kver (make KDIR=$(target_kdir "$kabi"))" >&2
+			exit 2
+		}
+		modules+=("$f")
 	done
 fi
 

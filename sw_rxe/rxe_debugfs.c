@@ -72,7 +72,6 @@ static const struct file_operations cq_post_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = cq_post_write,
-	.llseek = no_llseek,
 };
 
 void rxe_debugfs_add(struct rxe_dev *rxe)

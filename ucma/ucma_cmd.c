@@ -796,18 +796,22 @@ static int ucma_migrate_id_cmd(struct ucma_file *new_file, const void *req,
 	const struct rdma_ucm_migrate_id *cmd = req;
 	struct rdma_ucm_migrate_resp resp = {};
 	struct ucma_context *ctx;
-	struct fd f;
+	struct file *f;
 	int ret;
 
-	/* @fd is the file the id belongs to now; the write names the new. */
-	f = fdget(cmd->fd);
-	if (!f.file)
+	/*
+	 * @fd is the file the id belongs to now; the write names the new.
+	 * fget() rather than fdget(): struct fd changed shape in 6.12 and
+	 * this command is too rare for the saved reference to matter.
+	 */
+	f = fget(cmd->fd);
+	if (!f)
 		return -ENOENT;
-	if (f.file->f_op != &ucma_fops) {
+	if (f->f_op != &ucma_fops) {
 		ret = -EINVAL;
 		goto out_fd;
 	}
-	ctx = ucma_lock_ctx(f.file->private_data, cmd->id, false);
+	ctx = ucma_lock_ctx(f->private_data, cmd->id, false);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);
 		goto out_fd;
@@ -818,7 +822,7 @@ static int ucma_migrate_id_cmd(struct ucma_file *new_file, const void *req,
 				 sizeof(resp)))
 		ret = -EFAULT;
 out_fd:
-	fdput(f);
+	fput(f);
 	return ret;
 }
 

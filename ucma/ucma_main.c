@@ -675,7 +675,6 @@ const struct file_operations ucma_fops = {
 	.release = ucma_close,
 	.write = ucma_write,
 	.poll = ucma_poll,
-	.llseek = no_llseek,
 };
 
 static ssize_t abi_version_show(struct device *dev,

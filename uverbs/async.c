@@ -122,7 +122,6 @@ static const struct file_operations async_fops = {
 	.poll = async_poll,
 	.fasync = async_fasync,
 	.release = async_release,
-	.llseek = no_llseek,
 };
 
 /*

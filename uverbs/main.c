@@ -224,7 +224,6 @@ static const struct file_operations uverbs_fops = {
 	.unlocked_ioctl = uverbs_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = uverbs_mmap,
-	.llseek = no_llseek,
 };
 
 static void uverbs_device_release(struct device *dev)

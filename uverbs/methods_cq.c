@@ -97,7 +97,6 @@ static const struct file_operations channel_fops = {
 	.poll = channel_poll,
 	.fasync = channel_fasync,
 	.release = channel_release,
-	.llseek = no_llseek,
 };
 
 /* Whatever the reason: no more events, readers get -EIO. */

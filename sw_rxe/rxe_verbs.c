@@ -31,7 +31,8 @@ static void rxe_init_device_attr(struct rxe_dev *rxe)
 			      IB_DEVICE_SRQ_RESIZE |
 			      IB_DEVICE_MEM_MGT_EXTENSIONS |
 			      IB_DEVICE_MEM_WINDOW |
-			      IB_DEVICE_MEM_WINDOW_TYPE_2B;
+			      IB_DEVICE_MEM_WINDOW_TYPE_2B |
+			      IB_DEVICE_ATOMIC_WRITE;
 	a->max_send_sge = 32;
 	a->max_recv_sge = 32;
 	a->max_sge_rd = 32;
@@ -66,7 +67,12 @@ static void rxe_init_port_attr(struct rxe_dev *rxe)
 	p->active_mtu = IB_MTU_256;
 	p->gid_tbl_len = 1024;
 	p->port_cap_flags = IB_PORT_CM_SUP;
-	p->max_msg_sz = 0x800000;
+	/*
+	 * IBTA's limit, 2^31 bytes, as in-tree rxe since 6.10: a peer may
+	 * send that much in one message and ours must accept it.  Nothing
+	 * here is sized by the message, only by the packet.
+	 */
+	p->max_msg_sz = 1U << 31;
 	p->pkey_tbl_len = 1;
 	p->max_vl_num = 1;
 	p->active_width = IB_WIDTH_1X;

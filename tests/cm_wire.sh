@@ -30,7 +30,9 @@ ours=
 [ "$a" = ours ] && ours=$a_addrs
 [ "$b" = ours ] && ours=${ours:+$ours,}$b_addrs
 
-out=build/test-logs/cm-wire-$pair
+# Kernels other than 6.1 keep their logs apart (cm-wire-A-B-6.12).
+out=build/test-logs/cm-wire-$pair${OOT_KERNEL:+-$OOT_KERNEL}
+out=${out%-6.1}
 rm -rf "$out"
 mkdir -p "$out"
 t0=$(date +%s)

@@ -44,7 +44,9 @@ ours=
 [ "$a" = ours ] && ours=$a_addrs
 [ "$b" = ours ] && ours=${ours:+$ours,}$b_addrs
 
-out=build/test-logs/wire-$pair
+# Kernels other than 6.1 keep their logs apart (wire-A-B-6.12).
+out=build/test-logs/wire-$pair${OOT_KERNEL:+-$OOT_KERNEL}
+out=${out%-6.1}
 rm -rf "$out"
 mkdir -p "$out"
 common=(--a-env "WIRE_TAG=$pair" --b-env "WIRE_TAG=$pair"

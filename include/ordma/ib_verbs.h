@@ -111,6 +111,8 @@ enum ib_atomic_cap {
 #define IB_DEVICE_MEM_MGT_EXTENSIONS	(1ULL << 21)
 #define IB_DEVICE_MEM_WINDOW_TYPE_2A	(1ULL << 23)
 #define IB_DEVICE_MEM_WINDOW_TYPE_2B	(1ULL << 24)
+/* 6.2's UAPI names it IB_UVERBS_DEVICE_ATOMIC_WRITE; 6.1's lacks the bit. */
+#define IB_DEVICE_ATOMIC_WRITE		(1ULL << 40)
 
 /* PortInfo:CapabilityMask bits used by the drivers here. */
 #define IB_PORT_CM_SUP			(1U << 16)

@@ -73,6 +73,31 @@ for line in $(target_kernels); do
 	count "build/test-logs/dkms-build-$line.log"
 done
 suite unit make -s unit
+# The data path (pingpongs, perftest, the whole pyverbs suite, kill -9) on
+# ours, and on the stock stack unless the stock reference of this ABI is
+# recorded (tests/ref/, made by scripts/record-stock-refs.sh: the in-tree
+# modules of an ABI never change; a new ABI runs the stock lane live); then
+# the pyverbs results compared.
+datapath_lanes() # LOG_SUFFIX ABI
+{
+	local sfx=$1 ref=tests/ref/$2/datapath-stock stacks="stock ours" stack
+	if [ -s "$ref/datapath/pyverbs-ok" ]; then
+		stacks=ours
+		echo "== stock data path on $2: the recorded reference $ref"
+		cat "$ref/README"
+	else
+		ref=build/test-logs/datapath-stock$sfx
+	fi
+	for stack in $stacks; do
+		rm -rf "build/test-logs/datapath-$stack$sfx"
+		suite "vm-datapath-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
+			--name datapath --mem 3072 --timeout 2400 \
+			--out "build/test-logs/datapath-$stack$sfx" -- tests/vm/datapath.sh
+	done
+	suite "compare-datapath$sfx" tests/compare-datapath.sh \
+		"$ref" "build/test-logs/datapath-ours$sfx"
+}
+
 make -s -C tests/vm
 
 # ---- Kernel 6.1: every suite. ----------------------------------------------
@@ -96,16 +121,7 @@ for stack in stock ours; do
 		--name cq-mr -- tests/vm/cq_mr.sh
 done
 
-# The data path (pingpongs, perftest, the whole pyverbs suite, kill -9),
-# on both stacks; then the pyverbs results compared.
-for stack in stock ours; do
-	rm -rf "build/test-logs/datapath-$stack"
-	suite "vm-datapath-$stack" scripts/vm-run.sh --stack "$stack" \
-		--name datapath --mem 3072 --timeout 2400 \
-		--out "build/test-logs/datapath-$stack" -- tests/vm/datapath.sh
-done
-suite compare-datapath tests/compare-datapath.sh \
-	build/test-logs/datapath-stock build/test-logs/datapath-ours
+datapath_lanes "" "${kabi[6.1]}"
 
 # The in-kernel selftests of the kernel verbs, the MAD layer, ib_cm and
 # rdma_cm, in one boot of ours.
@@ -144,7 +160,7 @@ done
 # ---- Kernel 6.12: the lanes where the kernels differ. ----------------------
 # Module loading and DKMS's compressed modules (foundation), what the stock
 # tools see (control), the data path with the 6.12 stock stack as pyverbs
-# reference (it has ATOMIC WRITE), and the wire against 6.12's rxe.
+# reference (it has ATOMIC WRITE), and the wire against 6.12's rxe both ways.
 export OOT_KERNEL=6.12 OOT_MODULES=${modules[6.12]:-/nonexistent}
 suite vm-foundation-ours-6.12 scripts/vm-run.sh --stack ours \
 	--name foundation -- tests/vm/foundation.sh
@@ -156,27 +172,10 @@ for stack in stock ours; do
 done
 suite compare-control-6.12 tests/compare-control.sh \
 	build/test-logs/control-stock-6.12/capture build/test-logs/control-ours-6.12/capture
-# The stock pyverbs reference of this ABI is recorded (tests/ref/, made by
-# scripts/record-stock-refs.sh: the in-tree modules of an ABI never change);
-# a new ABI without one runs the stock lane live.
-stock_ref=tests/ref/${kabi[6.12]}/datapath-stock
-stacks="stock ours"
-if [ -s "$stock_ref/datapath/pyverbs-ok" ]; then
-	stacks=ours
-	echo "== 6.12 stock data path: recorded reference $stock_ref"
-	cat "$stock_ref/README"
-else
-	stock_ref=build/test-logs/datapath-stock-6.12
-fi
-for stack in $stacks; do
-	rm -rf "build/test-logs/datapath-$stack-6.12"
-	suite "vm-datapath-$stack-6.12" scripts/vm-run.sh --stack "$stack" \
-		--name datapath --mem 3072 --timeout 2400 \
-		--out "build/test-logs/datapath-$stack-6.12" -- tests/vm/datapath.sh
-done
-suite compare-datapath-6.12 tests/compare-datapath.sh \
-	"$stock_ref" build/test-logs/datapath-ours-6.12
-for pair in ours-stock ours-ours; do
+datapath_lanes -6.12 "${kabi[6.12]}"
+# Both directions against 6.12's rxe (ours with ours is the same code on
+# both kernels: 6.1 runs it).
+for pair in ours-stock stock-ours; do
 	suite "wire-$pair-6.12" tests/wire.sh "$pair"
 done
 

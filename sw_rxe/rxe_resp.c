@@ -221,12 +221,17 @@ static int resp_get_wqe(struct rxe_qp *qp)
 	int err;
 
 	if (qp->srq) {
-		/* It checks num_sge; a bad WQE stays in the SRQ. */
+		/*
+		 * A WQE with more SGEs than the SRQ allows comes without
+		 * them: only its header was copied, and the SGEs in our
+		 * buffer are an earlier receive's, so the SRQ's own limit
+		 * decides here, not the buffer's.
+		 */
 		err = rxe_srq_take(qp->srq, wqe, sizeof(qp->resp.wqe_buf));
 		if (err)
 			return err == -ENOENT ? RESP_RNR : RESP_OP_ERR;
 		num_sge = wqe->dma.num_sge;
-		max_sge = RXE_RESP_MAX_SGE;
+		max_sge = min_t(u32, qp->srq->max_sge, RXE_RESP_MAX_SGE);
 	} else {
 		if (!qp->rq.queue)
 			return RESP_DROP;

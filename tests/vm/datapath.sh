@@ -101,6 +101,14 @@ pair "ibv_rc_pingpong-64KiB" 120 \
 # the payload by reference there, and falls back to a copy for a packet
 # of 30 fragments; data and the bytes around it are checked.
 /oot-src/tests/vm/bin/payload_probe $DEV "$G4" >"$OUT/payload_probe" 2>&1
+# An SRQ receive claiming more SGEs than the SRQ allows (written into the
+# ring past librxe's check): completed in error, no byte lands anywhere.
+# In-tree rxe (6.1 and 6.12) leaves it at the SRQ's head, never completed.
+/oot-src/tests/vm/bin/srq_probe "$G4" >"$OUT/srq_probe" 2>&1
+srq_want="srq_oversized_wqe wr_id=2 status=local QP operation error x=same y=same"
+[ "$OOT_STACK" = ours ] || srq_want="srq_oversized_wqe no completion x=same y=same"
+t_eq "srq: a receive WQE over the SRQ's max_sge" "$srq_want" \
+	grep "^srq_oversized_wqe " "$OUT/srq_probe"
 for c in send_30_pages write_30_pages write_cross_pages send_cross_pages \
 	 write_1MiB_unaligned read_1MiB_unaligned; do
 	t_eq "payload: $c" "$c OK" grep "^$c " "$OUT/payload_probe"

@@ -27,7 +27,7 @@
 #    installed kernel.  The test hides the other kernels' /boot/config-*
 #    from the guest (tmpfs overlay, the host is untouched) so the run builds
 #    for the booted kernel only, as on a machine with one kernel.
-#  * Compiling the modules in a TCG guest takes over 9 minutes, so
+#  * Compiling the modules in a TCG guest took more than 16 minutes, so
 #    tests/package.sh normally builds them on the host with
 #    scripts/dkms-build.sh (DKMS, same sources, this kernel) and leaves them
 #    as a DKMS tarball in build/deb/preseed/$KVER/.  The test copies it to

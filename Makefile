@@ -7,6 +7,7 @@
 #   make test            everything: scripts/test-all.sh
 #   make install         modules_install into updates/dkms, as DKMS does
 #   make dkms-src DEST=D the module sources as DKMS and the package take them
+#   make deb             build/deb/ordma-dkms_VERSION_all.deb (scripts/build-deb.sh)
 #
 # KDIR defaults to the running kernel's build tree when there is one, else
 # to the Debian headers of the target ABI (scripts/lib/target.sh; KABI=...
@@ -55,10 +56,14 @@ dkms-src:
 		--exclude='*.o.d' --exclude=modules.order $(DKMS_SRC) | \
 		tar -C $(DEST) -x
 
+# The Debian package, built in a scratch copy under build/deb/.
+deb:
+	scripts/build-deb.sh
+
 # The tests are not part of the DKMS source: clean them only where they are.
 clean:
 	$(KMAKE) clean
 	$(if $(wildcard tests/unit/Makefile),$(MAKE) -C tests/unit clean)
 	$(if $(wildcard tests/kmod/Makefile),$(MAKE) -C tests/kmod KDIR=$(KDIR) clean)
 
-.PHONY: all modules check unit test install dkms-src clean
+.PHONY: all modules check unit test install dkms-src deb clean

@@ -34,6 +34,7 @@ pkgs=(
 	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest python3-pyverbs
 	rdmacm-utils librdmacm-dev qperf libfabric-bin
 	iproute2 tshark xz-utils
+	debhelper dh-dkms dpkg-dev
 )
 for kabi in "${kabis[@]}"; do
 	pkgs+=("linux-headers-$kabi-amd64")

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Build the Debian package ordma-dkms (`make deb`): the module sources for
+# DKMS, ordma-coexist and its modprobe.d lines (debian/).  Prints the path
+# of build/deb/ordma-dkms_VERSION_all.deb.
+#
+# One version names everything: dkms.conf's PACKAGE_VERSION (the directory
+# /usr/src/ordma-VERSION and `dkms status`), ORDMA_VERSION in
+# include/ordma/version.h (MODULE_VERSION, what dkms install compares and
+# /sys/module/*/version shows) and debian/changelog (the package).  The
+# build stops before anything else if they disagree.
+#
+# dpkg-buildpackage runs in a scratch copy under build/deb/ holding only
+# what the package is built from, so the checkout is never written to
+# (debian/ordma-dkms/, debian/files, ... stay out of it).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+
+dkms_ver=$(kernel_source_dir= && . "$top/dkms.conf" && echo "$PACKAGE_VERSION")
+header_ver=$(sed -n 's/^#define ORDMA_VERSION "\(.*\)"$/\1/p' "$top/include/ordma/version.h")
+deb_ver=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+if [ "$dkms_ver" != "$header_ver" ] || [ "$dkms_ver" != "$deb_ver" ]; then
+	echo "build-deb: versions disagree: dkms.conf $dkms_ver," \
+		"include/ordma/version.h ${header_ver:-(none)}," \
+		"debian/changelog $deb_ver" >&2
+	exit 1
+fi
+ver=$dkms_ver
+
+out=$top/build/deb
+scratch=$out/src/ordma-$ver
+rm -rf "$out"
+mkdir -p "$scratch/scripts"
+# The package is built from the DKMS file list plus its own files.
+make -s -C "$top" dkms-src DEST="$scratch"
+cp -a "$top/debian" "$scratch/"
+cp -a "$top/scripts/ordma-coexist" "$scratch/scripts/"
+
+(cd "$scratch" && dpkg-buildpackage -b -us -uc) >"$out/build.log" 2>&1 || {
+	tail -n 30 "$out/build.log" >&2
+	echo "build-deb: dpkg-buildpackage failed; log in $out/build.log" >&2
+	exit 1
+}
+mv "$out/src/"ordma*.deb "$out/src/"ordma*.buildinfo "$out/src/"ordma*.changes "$out/"
+rm -rf "$out/src"
+deb=$out/ordma-dkms_${ver}_all.deb
+[ -e "$deb" ] || { echo "build-deb: $deb not produced" >&2; exit 1; }
+echo "$deb"

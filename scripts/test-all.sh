@@ -73,6 +73,21 @@ for line in $(target_kernels); do
 	count "build/test-logs/dkms-build-$line.log"
 done
 suite unit make -s unit
+# The control path on both stacks, then what the stock tools printed on
+# each diffed.
+control_lanes() # LOG_SUFFIX
+{
+	local sfx=$1 stack
+	for stack in stock ours; do
+		rm -rf "build/test-logs/control-$stack$sfx"
+		suite "vm-control-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
+			--name control --out "build/test-logs/control-$stack$sfx" -- \
+			tests/vm/control.sh
+	done
+	suite "compare-control$sfx" tests/compare-control.sh \
+		"build/test-logs/control-stock$sfx/capture" \
+		"build/test-logs/control-ours$sfx/capture"
+}
 # The data path (pingpongs, perftest, the whole pyverbs suite, kill -9) on
 # ours, and on the stock stack unless the stock reference of this ABI is
 # recorded (tests/ref/, made by scripts/record-stock-refs.sh: the in-tree
@@ -106,15 +121,7 @@ for stack in ours stock; do
 	suite "vm-foundation-$stack" scripts/vm-run.sh --stack "$stack" \
 		--name "foundation" -- tests/vm/foundation.sh
 done
-# The control path on both stacks, then their outputs diffed.
-for stack in stock ours; do
-	rm -rf "build/test-logs/control-$stack"
-	suite "vm-control-$stack" scripts/vm-run.sh --stack "$stack" \
-		--name control --out "build/test-logs/control-$stack" -- \
-		tests/vm/control.sh
-done
-suite compare-control tests/compare-control.sh \
-	build/test-logs/control-stock/capture build/test-logs/control-ours/capture
+control_lanes ""
 # CQs, completion channels, MRs, MWs and pinned memory, on both stacks.
 for stack in stock ours; do
 	suite "vm-cq-mr-$stack" scripts/vm-run.sh --stack "$stack" \
@@ -164,19 +171,19 @@ done
 export OOT_KERNEL=6.12 OOT_MODULES=${modules[6.12]:-/nonexistent}
 suite vm-foundation-ours-6.12 scripts/vm-run.sh --stack ours \
 	--name foundation -- tests/vm/foundation.sh
-for stack in stock ours; do
-	rm -rf "build/test-logs/control-$stack-6.12"
-	suite "vm-control-$stack-6.12" scripts/vm-run.sh --stack "$stack" \
-		--name control --out "build/test-logs/control-$stack-6.12" -- \
-		tests/vm/control.sh
-done
-suite compare-control-6.12 tests/compare-control.sh \
-	build/test-logs/control-stock-6.12/capture build/test-logs/control-ours-6.12/capture
+control_lanes -6.12
 datapath_lanes -6.12 "${kabi[6.12]}"
 # Both directions against 6.12's rxe (ours with ours is the same code on
 # both kernels: 6.1 runs it).
 for pair in ours-stock stock-ours; do
 	suite "wire-$pair-6.12" tests/wire.sh "$pair"
+done
+
+# ---- The Debian package, on each kernel: `make deb`, then in a stock guest
+# apt install (DKMS installs ours), use, the rdma.conf unit, apt purge (the
+# in-tree stack is back). ------------------------------------------------------
+for line in $(target_kernels); do
+	suite "package-$line" tests/package.sh "$line"
 done
 
 echo "== done in $(($(date +%s) - t0))s on kernels ${kabi[6.1]} and ${kabi[6.12]}"

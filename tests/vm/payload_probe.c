@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
+#include "rc_loop.h"
 
 #define PAGE		4096
 #define AREA		(4u << 20)	/* each side's buffer */
@@ -51,40 +52,10 @@ static struct ibv_qp *make_qp(void)
 static void connect_qp(struct ibv_qp *qp, uint32_t dest, int gid_index,
 		       const union ibv_gid *gid)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ,
-	};
+	const char *step = rc_loop_connect(qp, dest, gid_index, gid);
 
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		die("INIT");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dest;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid = *gid;
-	a.ah_attr.grh.sgid_index = gid_index;
-	a.ah_attr.grh.hop_limit = 64;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		die("RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
-		die("RTS");
+	if (step)
+		die(step);
 }
 
 /* Wait for @n completions; the first bad status, or success. */

@@ -20,6 +20,7 @@
  * y=same|changed" for the second receive's completion.
  */
 #include <infiniband/verbs.h>
+#include "rc_loop.h"
 #include <rdma/rdma_user_rxe.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -65,44 +66,6 @@ static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while (t.tv_sec - t0.tv_sec < 10);
 	return 0;
-}
-
-static void to_rts(struct ibv_qp *qp, uint32_t dqpn, union ibv_gid *gid,
-		   int sgid)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		die("modify INIT");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = *gid;
-	a.ah_attr.grh.sgid_index = sgid;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		die("modify RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 1;
-	a.rnr_retry = 1;
-	a.max_rd_atomic = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			  IBV_QP_MAX_QP_RD_ATOMIC))
-		die("modify RTS");
 }
 
 static int send_msg(struct ibv_qp *qp, struct ibv_mr *mr, char *src, char c)
@@ -178,8 +141,9 @@ int main(int argc, char **argv)
 	rqp = ibv_create_qp(pd, &qa);
 	if (!sqp || !rqp)
 		die("create qp");
-	to_rts(sqp, rqp->qp_num, &gid, sgid);
-	to_rts(rqp, sqp->qp_num, &gid, sgid);
+	if (rc_loop_connect(sqp, rqp->qp_num, sgid, &gid) ||
+	    rc_loop_connect(rqp, sqp->qp_num, sgid, &gid))
+		die("connect the QPs");
 
 	mem = calloc(1, 4 * BUF_LEN);
 	x = mem;

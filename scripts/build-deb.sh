@@ -12,9 +12,23 @@
 # dpkg-buildpackage runs in a scratch copy under build/deb/ holding only
 # what the package is built from, so the checkout is never written to
 # (debian/ordma-dkms/, debian/files, ... stay out of it).
+#
+#   scripts/build-deb.sh [--preseed 6.1|6.12]
+#
+# --preseed also leaves the modules built here for that kernel line (by
+# scripts/dkms-build.sh: DKMS, the same sources) as a DKMS tarball in
+# build/deb/preseed/KVER/, for a TCG guest, where compiling them takes
+# longer than a test can wait: the package's postinst loads such a tarball
+# (dkms ldtarball) from /usr/share/ordma-dkms/ instead of building.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+preseed=
+case "${1:-}" in
+--preseed) preseed=${2:?--preseed 6.1|6.12} ;;
+"") ;;
+*) echo "build-deb: unknown option $1" >&2; exit 2 ;;
+esac
 
 dkms_ver=$(kernel_source_dir= && . "$top/dkms.conf" && echo "$PACKAGE_VERSION")
 header_ver=$(sed -n 's/^#define ORDMA_VERSION "\(.*\)"$/\1/p' "$top/include/ordma/version.h")
@@ -45,4 +59,14 @@ mv "$out/src/"ordma*.deb "$out/src/"ordma*.buildinfo "$out/src/"ordma*.changes "
 rm -rf "$out/src"
 deb=$out/ordma-dkms_${ver}_all.deb
 [ -e "$deb" ] || { echo "build-deb: $deb not produced" >&2; exit 1; }
+
+if [ -n "$preseed" ]; then
+	. "$here/lib/target.sh"
+	kver=$(OOT_KERNEL=$preseed target_kver "$(OOT_KERNEL=$preseed target_kabi)")
+	"$here/dkms-build.sh" --kernel "$preseed" >/dev/null
+	mkdir -p "$out/preseed/$kver"
+	dkms mktarball -m ordma -v "$ver" -k "$kver" \
+		--sourcetree "$top/build/dkms/src" --dkmstree "$top/build/dkms/tree" \
+		--archive "$out/preseed/$kver/ordma-$ver.dkms.tar.gz" >/dev/null
+fi
 echo "$deb"

@@ -19,27 +19,16 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-. "$top/scripts/lib/target.sh"
 
 line=${1:?usage: tests/package.sh 6.1\|6.12}
-export OOT_KERNEL=$line
-kver=$(target_kver "$(target_kabi)")
-ver=$(kernel_source_dir= && . "$top/dkms.conf" && echo "$PACKAGE_VERSION")
 
 cd "$top"
-make -s deb
 timeout=1200
 if [ "${PACKAGE_GUEST_BUILD:-0}" = 1 ]; then
 	timeout=3600
+	scripts/build-deb.sh >/dev/null
 else
-	scripts/dkms-build.sh --kernel "$line" >/dev/null
-	# Where tests/vm/package.sh looks; `make deb` clears build/deb/, so a
-	# tarball never outlives the package it was made for.
-	pre=$top/build/deb/preseed/$kver
-	mkdir -p "$pre"
-	dkms mktarball -m ordma -v "$ver" -k "$kver" \
-		--sourcetree build/dkms/src --dkmstree build/dkms/tree \
-		--archive "$pre/ordma-$ver.dkms.tar.gz" >/dev/null
+	scripts/build-deb.sh --preseed "$line" >/dev/null
 fi
 out=build/test-logs/package-$line
 rm -rf "$out"

@@ -1,11 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Guest side of scripts/demo.sh: what a user does after installing our
-# modules — an rxe device, data moving between two endpoints with verbs,
-# then an rping through the connection manager (librdmacm -> rdma_ucm ->
-# rdma_cm -> ib_cm -> the MAD layer -> rxe's QP1).
+# Guest side of scripts/demo.sh: what a user does with the package — apt
+# installs it (DKMS puts our modules under updates/dkms/), an rxe device,
+# data moving between two endpoints with verbs, then an rping through the
+# connection manager (librdmacm -> rdma_ucm -> rdma_cm -> ib_cm -> the MAD
+# layer -> rxe's QP1).  The guest boots with the in-tree stack, as a
+# machine that never saw ordma.
 set -u
+. /oot-src/tests/vm/pkg_lib.sh
 show() { echo; echo "\$ $*"; "$@"; echo "[exit $?]"; }
+
+echo "kernel $(uname -r); ib_core is $(modinfo -n ib_core)"
+pkg_machine
+echo; echo "\$ apt install ./ordma-dkms_${PKG_VERSION}_all.deb"
+pkg_install /tmp/apt-install.log
+cat /tmp/apt-install.log
+show dkms status ordma
 
 show modprobe rdma_rxe
 show modprobe rdma_ucm

@@ -17,30 +17,13 @@
 #   remove   `apt-get purge`: dkms forgets ordma, ib_core is the in-tree
 #            one again and the consumers load again
 #
-# What differs from a real machine, on purpose:
-#  * The guest's /lib/modules/$KVER is staged by vm-run.sh from the
-#    unpacked kernel image, which has no `build` link (Debian ships that in
-#    the headers package): the test makes it point at the host's
-#    /usr/src/linux-headers-$KVER, as installing the headers would.
-#  * The guest's root is the host's, whose /boot may hold another kernel
-#    (the 6.12 one); dkms's postinst would also build for the newest
-#    installed kernel.  The test hides the other kernels' /boot/config-*
-#    from the guest (tmpfs overlay, the host is untouched) so the run builds
-#    for the booted kernel only, as on a machine with one kernel.
-#  * Compiling the modules in a TCG guest took more than 16 minutes, so
-#    tests/package.sh normally builds them on the host with
-#    scripts/dkms-build.sh (DKMS, same sources, this kernel) and leaves them
-#    as a DKMS tarball in build/deb/preseed/$KVER/.  The test copies it to
-#    /usr/share/ordma-dkms/ordma-VERSION.dkms.tar.gz, where dh-dkms's
-#    postinst (/usr/lib/dkms/common.postinst) loads it with `dkms
-#    ldtarball` in place of `dkms add` + `dkms build`; `dkms install` (the
-#    version check, depmod) runs as on any machine.  Without the tarball
-#    (PACKAGE_GUEST_BUILD=1) dkms compiles here.  The log says which ran.
+# How the guest stands in for a real machine: tests/vm/pkg_lib.sh.
 set -u
 . /oot-src/tests/vm/lib.sh
-VERSION=$(sed -n 's/^#define ORDMA_VERSION "\(.*\)"/\1/p' /oot-src/include/ordma/version.h)
+. /oot-src/tests/vm/pkg_lib.sh
+VERSION=$PKG_VERSION
 KVER=$(uname -r)
-DEB=/oot-src/build/deb/ordma-dkms_${VERSION}_all.deb
+DEB=$PKG_DEB
 OUT=/oot-out
 INTREE=/lib/modules/$KVER/kernel/drivers/infiniband/core/ib_core.ko
 OURS=/lib/modules/$KVER/updates/dkms/ib_core.ko
@@ -58,10 +41,7 @@ t_run "the package was built (make deb)" test -s "$DEB"
 t_eq "stock stack: ib_core resolves to the in-tree module" "$INTREE" resolves_to ib_core
 
 # --- the guest as a machine with this kernel's headers installed ------------
-ln -sfn "/usr/src/linux-headers-$KVER" "/lib/modules/$KVER/build"
-for f in /boot/config-*; do
-	[ "$f" = "/boot/config-$KVER" ] || rm -f "$f"
-done
+pkg_machine
 t_run "headers for $KVER reachable as /lib/modules/$KVER/build" \
 	test -e "/lib/modules/$KVER/build/include/generated/autoconf.h"
 
@@ -92,22 +72,11 @@ t_run "unload the in-tree stack" unload_rdma
 t_run "no ib_core loaded" sh -c '! test -d /sys/module/ib_core'
 
 # --- install ------------------------------------------------------------------
-cp "$DEB" /tmp/
-PRESEED=/oot-src/build/deb/preseed/$KVER/ordma-$VERSION.dkms.tar.gz
-if [ -e "$PRESEED" ]; then
-	echo "package: modules built on the host, loaded from $PRESEED by the postinst"
-	mkdir -p /usr/share/ordma-dkms
-	cp "$PRESEED" /usr/share/ordma-dkms/
-else
-	echo "package: no host-built tarball; dkms compiles the modules in the guest"
-fi
-t0=$(date +%s)
-apt-get install -y -q --no-install-recommends "/tmp/${DEB##*/}" >"$OUT/apt-install.log" 2>&1
+pkg_install "$OUT/apt-install.log"
 rc=$?
-echo "package: apt-get install took $(($(date +%s) - t0))s, exit $rc"
 cat "$OUT/apt-install.log"
 t_eq "apt-get install ./ordma-dkms_${VERSION}_all.deb" 0 echo $rc
-if [ -e "$PRESEED" ]; then
+if [ -e "$PKG_PRESEED" ]; then
 	t_run "postinst loaded the host-built modules (dkms ldtarball)" \
 		has "Loading tarball for ordma-$VERSION" "$OUT/apt-install.log"
 else

@@ -9,6 +9,10 @@
 #    unpacked kernel image, which has no `build` link (Debian ships that in
 #    the headers package): pkg_machine points it at the host's
 #    /usr/src/linux-headers-$KVER, as installing the headers would.
+#  * That staged tree is made of symlinks to the image, and dkms install's
+#    version check looks for the kernel's own module with `find -type f`:
+#    pkg_machine turns the six in-tree modules ordma replaces into real
+#    files, so dkms finds and compares them as on an installed kernel.
 #  * The guest's root is the host's, whose /boot may hold another kernel;
 #    dkms's postinst would also build for the newest installed one.
 #    pkg_machine hides the other kernels' /boot/config-* (tmpfs overlay,
@@ -27,11 +31,15 @@ PKG_PRESEED=/oot-src/build/deb/preseed/$(uname -r)/ordma-$PKG_VERSION.dkms.tar.g
 
 pkg_machine()
 {
-	local kver f
+	local kver f m
 	kver=$(uname -r)
 	ln -sfn "/usr/src/linux-headers-$kver" "/lib/modules/$kver/build"
 	for f in /boot/config-*; do
 		[ "$f" = "/boot/config-$kver" ] || rm -f "$f"
+	done
+	for m in ib_core ib_uverbs rdma_rxe ib_cm rdma_cm rdma_ucm; do
+		f=$(modinfo -n "$m")
+		cp --remove-destination "$(readlink -f "$f")" "$f"
 	done
 }
 

@@ -99,7 +99,7 @@ datapath_lanes() # LOG_SUFFIX ABI
 	if [ -s "$ref/datapath/pyverbs-ok" ]; then
 		stacks=ours
 		echo "== stock data path on $2: the recorded reference $ref"
-		cat "$ref/README"
+		sed "s/^/#   /" "$ref/README"
 	else
 		ref=build/test-logs/datapath-stock$sfx
 	fi

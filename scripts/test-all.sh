@@ -179,11 +179,12 @@ for pair in ours-stock stock-ours; do
 	suite "wire-$pair-6.12" tests/wire.sh "$pair"
 done
 
-# ---- The Debian package: `make deb`, then in a stock guest apt install
-# (DKMS installs ours), use, the rdma.conf unit, apt purge (the in-tree stack
-# is back).  On 6.1 only: dpkg and depmod over the guest's 9p root make one
-# lane 6-15 minutes under TCG; `tests/package.sh 6.12` runs the other. ------
-suite package-6.1 tests/package.sh 6.1
+# ---- The Debian package on each kernel: `make deb`, then in a stock guest
+# apt install (DKMS installs ours), use, the rdma.conf unit, apt purge (the
+# in-tree stack is back). ------------------------------------------------------
+for line in $(target_kernels); do
+	suite "package-$line" tests/package.sh "$line"
+done
 
 echo "== done in $(($(date +%s) - t0))s on kernels ${kabi[6.1]} and ${kabi[6.12]}"
 echo "total: $passed passed, $failed failed"

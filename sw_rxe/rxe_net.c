@@ -10,10 +10,11 @@
  * rxe_pkt_alloc() (headroom for the UDP/IP/link headers, the BTH onwards
  * zeroed but for the payload the caller writes); rxe_pkt_xmit() routes
  * it, puts the UDP and IP headers in front, stores the ICRC (not for
- * packets that stay on this host) and hands it to the IP layer.  Every packet goes through
- * IP, also one to an address of this host: the route of a local address
- * leads through the loopback device, and the receive side then maps the
- * destination address back to the netdev (and rxe) that owns it.
+ * packets that stay on this host) and hands it to the IP layer.  Every
+ * packet goes through IP, also one to an address of this host: the route
+ * of a local address leads through the loopback device, and the receive
+ * side then maps the destination address back to the netdev (and rxe)
+ * that owns it.
  *
  * Finding the rxe device of a netdev on receive must not sleep, and
  * ib_device_get_by_netdev() takes a semaphore, so we keep our own RCU

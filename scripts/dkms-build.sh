@@ -28,11 +28,29 @@ src=$base/src
 tree=$base/tree
 opts=(--sourcetree "$src" --dkmstree "$tree")
 
-# A fresh copy of the sources each time: DKMS builds from its own copy and
-# would otherwise keep serving the first one it was given.
-rm -rf "$src/ordma-$ver" "$tree/ordma/$ver/build" "$tree/ordma/$ver/$kver"
+mods=$tree/ordma/$ver/$kver/x86_64/module
+stamp=$base/sources-$kver.sha256	# outside the tree dkms reads
+
+# The sources as DKMS would get them, and their digest: modules already
+# built from the very same sources for this kernel are served as they are
+# (test-all.sh builds each kernel's once, the package lane asks again).
+stage=$base/stage
+rm -rf "$stage"
 mkdir -p "$src" "$tree"
-make -s -C "$top" dkms-src DEST="$src/ordma-$ver" >&2
+make -s -C "$top" dkms-src DEST="$stage" >&2
+digest=$(cd "$stage" && find . -type f | LC_ALL=C sort |
+	xargs sha256sum | sha256sum | cut -d' ' -f1)
+if [ -d "$mods" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
+	rm -rf "$stage"
+	echo "dkms-build: ordma $ver for $kver already built from these sources" >&2
+	echo "$mods"
+	exit 0
+fi
+
+# Otherwise a fresh copy: DKMS builds from its own copy and would keep
+# serving the first one it was given.
+rm -rf "$src/ordma-$ver" "$tree/ordma/$ver/build" "$tree/ordma/$ver/$kver"
+mv "$stage" "$src/ordma-$ver"
 [ -e "$tree/ordma/$ver/source" ] ||
 	dkms add -m ordma -v "$ver" "${opts[@]}" >&2
 if ! dkms build -m ordma -v "$ver" -k "$kver" "${opts[@]}" \
@@ -40,4 +58,5 @@ if ! dkms build -m ordma -v "$ver" -k "$kver" "${opts[@]}" \
 	cat "$tree/ordma/$ver/build/make.log" >&2 2>/dev/null || true
 	exit 1
 fi
-echo "$tree/ordma/$ver/$kver/x86_64/module"
+echo "$digest" >"$stamp"
+echo "$mods"

@@ -139,23 +139,43 @@ void rxe_ah_put(struct rxe_ah *ah)
 }
 
 /*
- * An AV a WQE carries (older providers): it comes from userspace, so at
- * least what the transmit path switches on must be consistent.
+ * An AV a WQE carries (older providers) is the user's memory, and so are
+ * the sockaddrs in it: the transmit path would put them into the IP
+ * header as they are.  Keep only what an AH's attributes would give
+ * (destination GID, sgid_index, GRH fields) and rebuild both addresses:
+ * the source from our GID table, so that a sender can only send from an
+ * address of this device, as through an AH.  Run once per WQE, on the
+ * kernel's copy.
  */
-static bool rxe_wqe_av_ok(const struct rxe_av *av)
+bool rxe_wqe_av_rebuild(struct rxe_qp *qp, struct rxe_av *av)
 {
-	sa_family_t family;
+	const struct ib_gid_attr *sgid;
+	bool v4, ok;
 
 	if (av->port_num != 1)
 		return false;
-	if (av->network_type == RXE_NETWORK_TYPE_IPV4)
-		family = AF_INET;
-	else if (av->network_type == RXE_NETWORK_TYPE_IPV6)
-		family = AF_INET6;
-	else
+	if (av->network_type != RXE_NETWORK_TYPE_IPV4 &&
+	    av->network_type != RXE_NETWORK_TYPE_IPV6)
 		return false;
-	return av->sgid_addr._sockaddr_in.sin_family == family &&
-	       av->dgid_addr._sockaddr_in.sin_family == family;
+	v4 = av->network_type == RXE_NETWORK_TYPE_IPV4;
+	if (rxe_gid_is_v4((const union ib_gid *)av->grh.dgid.raw) != v4)
+		return false;
+
+	sgid = rdma_get_gid_attr(qp->ibqp.device, 1, av->grh.sgid_index);
+	if (IS_ERR(sgid))
+		return false;
+	ok = sgid->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 &&
+	     rxe_gid_is_v4(&sgid->gid) == v4;
+	if (ok)
+		rxe_gid_to_sockaddr(&sgid->gid, v4,
+				    &av->sgid_addr._sockaddr_in,
+				    &av->sgid_addr._sockaddr_in6);
+	rdma_put_gid_attr(sgid);
+	if (ok)
+		rxe_gid_to_sockaddr((const union ib_gid *)av->grh.dgid.raw, v4,
+				    &av->dgid_addr._sockaddr_in,
+				    &av->dgid_addr._sockaddr_in6);
+	return ok;
 }
 
 const struct rxe_av *rxe_wqe_av(struct rxe_qp *qp,
@@ -166,9 +186,8 @@ const struct rxe_av *rxe_wqe_av(struct rxe_qp *qp,
 	struct rxe_ah *ah;
 
 	*ahp = NULL;
-	if (!ah_num)
-		return rxe_wqe_av_ok(&wqe->wr.wr.ud.av) ?
-		       &wqe->wr.wr.ud.av : NULL;
+	if (!ah_num)	/* rebuilt by rxe_wqe_av_rebuild() */
+		return &wqe->wr.wr.ud.av;
 
 	ah = rxe_ah_get(to_rdev(qp->ibqp.device), ah_num);
 	if (!ah)

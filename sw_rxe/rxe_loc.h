@@ -79,11 +79,14 @@ void rxe_ah_put(struct rxe_ah *ah);
 /*
  * The destination of a UD send WQE: the AH numbered wr.ud.ah_num
  * (referenced into *@ahp; must belong to the QP's PD), or, for ah_num 0,
- * the address vector in the WQE itself (*@ahp = NULL).  NULL if invalid.
+ * the address vector in the WQE itself (*@ahp = NULL), which
+ * rxe_wqe_av_rebuild() checked.  NULL if invalid.
  */
 const struct rxe_av *rxe_wqe_av(struct rxe_qp *qp,
 				const struct rxe_send_wqe *wqe,
 				struct rxe_ah **ahp);
+/* Check an AV a WQE carries; its addresses are rebuilt from our GIDs. */
+bool rxe_wqe_av_rebuild(struct rxe_qp *qp, struct rxe_av *av);
 
 /* ---- rxe_mw.c: memory windows and remote keys ------------------------ */
 /* Execute a BIND_MW send WQE: 0 or the completion status (IB_WC_*). */

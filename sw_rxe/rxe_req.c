@@ -160,6 +160,10 @@ static u32 req_check_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	/* the original value comes back into the first 8 bytes */
 	if ((kind & RXE_WQE_ATOMIC) && len < sizeof(u64))
 		return IB_WC_LOC_LEN_ERR;
+	if (rxe_qp_transport(qp) == RXE_TRANSPORT_UD &&
+	    !wqe->wr.wr.ud.ah_num &&
+	    !rxe_wqe_av_rebuild(qp, &wqe->wr.wr.ud.av))
+		return IB_WC_LOC_QP_OP_ERR;
 	dma->length = len;
 	dma->resid = len;
 	dma->cur_sge = 0;

@@ -109,6 +109,22 @@ srq_want="srq_oversized_wqe wr_id=2 status=local QP operation error x=same y=sam
 [ "$OOT_STACK" = ours ] || srq_want="srq_oversized_wqe no completion x=same y=same"
 t_eq "srq: a receive WQE over the SRQ's max_sge" "$srq_want" \
 	grep "^srq_oversized_wqe " "$OUT/srq_probe"
+# A UD WQE carrying its AV inline (ah_num 0, written into the ring past
+# librxe) with a forged source sockaddr: the packet must leave from the
+# GID at the AV's sgid_index.  In-tree 6.1 rxe sends the forged IPv6 source
+# (it is dropped before the receive here) and fails the IPv4 one.
+for g in "$G4:ipv4" "$G6:ipv6"; do
+	/oot-src/tests/vm/bin/ud_spoof_probe "${g%%:*}" >"$OUT/ud_spoof_probe-${g##*:}" 2>&1
+	spoof_want="ud_spoof ${g##*:} wr_id=2 status=success src=own"
+	if [ "$OOT_STACK" = stock ]; then
+		case ${g##*:} in
+		ipv4) spoof_want="ud_spoof ipv4 wr_id=2 status=local QP operation error recv=none" ;;
+		ipv6) spoof_want="ud_spoof ipv6 wr_id=2 status=success recv=none" ;;
+		esac
+	fi
+	t_eq "ud: an inline AV's forged ${g##*:} source is not used" "$spoof_want" \
+		grep "^ud_spoof " "$OUT/ud_spoof_probe-${g##*:}"
+done
 for c in send_30_pages write_30_pages write_cross_pages send_cross_pages \
 	 write_1MiB_unaligned read_1MiB_unaligned; do
 	t_eq "payload: $c" "$c OK" grep "^$c " "$OUT/payload_probe"

@@ -13,6 +13,20 @@
 /* Longest client name a GET_CHARDEV request may carry ("uverbs", "umad"). */
 #define NLDEV_CHARDEV_TYPE_SIZE 32
 
+/*
+ * `rdma system set privileged-qkey on`: Q_Keys with the high bit set
+ * ("controlled", IBTA 10.2.4) become usable without CAP_NET_RAW.  Off by
+ * default, as in-tree.
+ */
+static bool nldev_privileged_qkey_open;
+
+/* May the caller give a QP a controlled Q_Key? */
+bool ib_privileged_qkey_allowed(void)
+{
+	return READ_ONCE(nldev_privileged_qkey_open) || capable(CAP_NET_RAW);
+}
+EXPORT_SYMBOL(ib_privileged_qkey_allowed);
+
 static const struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_DEV_INDEX]	= { .type = NLA_U32 },
 	[RDMA_NLDEV_ATTR_DEV_NAME]	= { .type = NLA_NUL_STRING,
@@ -372,12 +386,14 @@ static int nldev_sys_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	if (!msg)
 		return -ENOMEM;
 	/*
-	 * Devices are visible in every namespace ("shared"), qkeys with the
-	 * high bit need no privilege, and pinned pages are copied on fork
-	 * (the kernels we target all do early COW of pinned pages).
+	 * Devices are visible in every namespace ("shared"), controlled
+	 * Q_Keys need CAP_NET_RAW unless privileged-qkey is on, and pinned
+	 * pages are copied on fork (the kernels we target all do early COW
+	 * of pinned pages).
 	 */
 	if (nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1) ||
-	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE, 0) ||
+	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE,
+		       READ_ONCE(nldev_privileged_qkey_open)) ||
 	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -660,6 +676,34 @@ static int nldev_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	return ret;
 }
 
+/*
+ * `rdma system set`: the privileged-qkey mode (0 or 1), or the namespace
+ * mode, of which only "shared" exists here.
+ */
+static int nldev_sys_set_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	u8 mode;
+
+	if (nldev_parse(nlh, tb, extack))
+		return -EINVAL;
+	if (tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE]) {
+		mode = nla_get_u8(tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE]);
+		if (mode > 1)
+			return -EINVAL;
+		return mode ? 0 : -EOPNOTSUPP;
+	}
+	if (tb[RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE]) {
+		mode = nla_get_u8(tb[RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE]);
+		if (mode > 1)
+			return -EINVAL;
+		WRITE_ONCE(nldev_privileged_qkey_open, mode);
+		return 0;
+	}
+	return -EINVAL;
+}
+
 const struct rdma_nl_handler nldev_handlers[RDMA_NLDEV_NUM_OPS] = {
 	[RDMA_NLDEV_CMD_GET] = {
 		.doit = nldev_get_doit,
@@ -696,5 +740,9 @@ const struct rdma_nl_handler nldev_handlers[RDMA_NLDEV_NUM_OPS] = {
 	},
 	[RDMA_NLDEV_CMD_SYS_GET] = {
 		.doit = nldev_sys_get_doit,
+	},
+	[RDMA_NLDEV_CMD_SYS_SET] = {
+		.doit = nldev_sys_set_doit,
+		.admin = true,
 	},
 };

@@ -695,7 +695,7 @@ static int modify_qp(struct uverbs_attr_bundle *attrs,
 		goto out;
 	}
 	if ((mask & IB_QP_QKEY) && (b->qkey & UQP_CONTROLLED_QKEY) &&
-	    !capable(CAP_NET_RAW)) {
+	    !ib_privileged_qkey_allowed()) {
 		ret = -EPERM;
 		goto out;
 	}

@@ -1083,6 +1083,9 @@ void ib_dispatch_event(const struct ib_event *event);
 void ib_dispatch_port_state_event(struct ib_device *ibdev, u32 port,
 				  bool active);
 
+/* Controlled Q_Keys: CAP_NET_RAW or privileged-qkey on (core/nldev.c) */
+bool ib_privileged_qkey_allowed(void);
+
 /* GID table (core/gid.c) */
 const struct ib_gid_attr *rdma_get_gid_attr(struct ib_device *ibdev,
 					    u32 port, unsigned int index);

@@ -42,6 +42,18 @@ t_run "IPv4 GID present" wait_for 5 grep -q "0000:0000:0000:0000:0000:ffff:0a00:
 	/sys/class/infiniband/rxe0/ports/1/gids/1
 t_run "uverbs0 node" test -c /dev/infiniband/uverbs0
 
+# --- controlled Q_Keys: CAP_NET_RAW, or anyone with privileged-qkey on ---
+NORAW="setpriv --inh-caps=-net_raw --bounding-set=-net_raw --"
+QKEY=/oot-src/tests/vm/bin/qkey_probe
+t_eq "controlled Q_Key with CAP_NET_RAW" "controlled_qkey OK" $QKEY
+t_eq "controlled Q_Key without CAP_NET_RAW: EPERM" "controlled_qkey EPERM" $NORAW $QKEY
+t_eq "privileged-qkey on" "pqkey-on OK 0" python3 /oot-src/tests/vm/nlprobe.py pqkey-on
+t_eq "privileged-qkey on: reported" "sys-get OK 1 netns=1 cof=1 pqkey=1" \
+	python3 /oot-src/tests/vm/nlprobe.py sys-get
+t_eq "privileged-qkey on: controlled Q_Key without CAP_NET_RAW" "controlled_qkey OK" $NORAW $QKEY
+t_eq "privileged-qkey off" "pqkey-off OK 0" python3 /oot-src/tests/vm/nlprobe.py pqkey-off
+t_eq "privileged-qkey off: EPERM again" "controlled_qkey EPERM" $NORAW $QKEY
+
 # --- what the tools print: compared with the stock stack on the host -----
 capture rdma-dev rdma dev
 capture rdma-dev-d rdma -d dev

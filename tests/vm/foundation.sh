@@ -57,7 +57,10 @@ get-badindex EINVAL 0
 get-dump OK 0
 port-dump-noindex EINVAL 0
 port-get-badindex EINVAL 0
-sys-get OK 1 netns=1 cof=1
+sys-get OK 1 netns=1 cof=1 pqkey=0
+sys-set-empty EINVAL 0
+sys-set-pqkey-2 EINVAL 0
+sys-set-pqkey-unprivileged EPERM 0
 unknown-op EINVAL 0
 unknown-client EINVAL 0
 chardev-notype EINVAL 0

@@ -45,6 +45,7 @@ CMD_GET, CMD_NEWLINK, CMD_DELLINK, CMD_PORT_GET = (
     _cmd["RDMA_NLDEV_CMD_" + n] for n in ("GET", "NEWLINK", "DELLINK",
                                           "PORT_GET"))
 CMD_SYS_GET = _cmd["RDMA_NLDEV_CMD_SYS_GET"]
+CMD_SYS_SET = _cmd["RDMA_NLDEV_CMD_SYS_SET"]
 CMD_GET_CHARDEV = _cmd["RDMA_NLDEV_CMD_GET_CHARDEV"]
 A_DEV_INDEX = _att["RDMA_NLDEV_ATTR_DEV_INDEX"]
 A_DEV_NAME = _att["RDMA_NLDEV_ATTR_DEV_NAME"]
@@ -54,6 +55,7 @@ A_LINK_TYPE = _att["RDMA_NLDEV_ATTR_LINK_TYPE"]
 A_CHARDEV_TYPE = _att["RDMA_NLDEV_ATTR_CHARDEV_TYPE"]
 S_NETNS_MODE = _att["RDMA_NLDEV_SYS_ATTR_NETNS_MODE"]
 S_COPY_ON_FORK = _att["RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK"]
+S_PQKEY_MODE = _att["RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE"]
 
 def attr(kind, value):
     if isinstance(value, str):
@@ -62,6 +64,10 @@ def attr(kind, value):
         data = struct.pack("=I", value)
     pad = (4 - len(data) % 4) % 4
     return struct.pack("=HH", 4 + len(data), kind) + data + b"\0" * pad
+
+
+def attr_u8(kind, value):
+    return struct.pack("=HHB", 5, kind, value) + b"\0" * 3
 
 
 def parse_attrs(data):
@@ -158,6 +164,11 @@ CASES = {
     "newlink-unprivileged": lambda: as_nobody(lambda: request(
         NLDEV, CMD_NEWLINK, attr(A_DEV_NAME, "x0") +
         attr(A_LINK_TYPE, "rxe") + attr(A_NDEV_NAME, "lo"))),
+    "sys-set-empty": lambda: request(NLDEV, CMD_SYS_SET),
+    "sys-set-pqkey-2": lambda: request(
+        NLDEV, CMD_SYS_SET, attr_u8(S_PQKEY_MODE, 2)),
+    "sys-set-pqkey-unprivileged": lambda: as_nobody(lambda: request(
+        NLDEV, CMD_SYS_SET, attr_u8(S_PQKEY_MODE, 1))),
     "dellink-badindex": lambda: request(
         NLDEV, CMD_DELLINK, attr(A_DEV_INDEX, 999)),
     "dellink-unprivileged": lambda: as_nobody(lambda: request(
@@ -165,19 +176,27 @@ CASES = {
 }
 
 
+# Changes of state, run only when named: `nlprobe.py pqkey-on`
+ACTIONS = {
+    "pqkey-on": lambda: request(NLDEV, CMD_SYS_SET, attr_u8(S_PQKEY_MODE, 1)),
+    "pqkey-off": lambda: request(NLDEV, CMD_SYS_SET, attr_u8(S_PQKEY_MODE, 0)),
+}
+
+
 def main():
     status = 0
     for case in sys.argv[1:] or sorted(CASES):
-        if case not in CASES:
+        run = CASES.get(case) or ACTIONS.get(case)
+        if not run:
             print(f"{case} UNKNOWN-CASE")
             status = 2
             continue
-        err, replies = CASES[case]()
+        err, replies = run()
         line = f"{case} {name(err)} {len(replies)}"
         if case == "sys-get" and replies:
             a = replies[0]
-            line += " netns=%d cof=%d" % (a[S_NETNS_MODE][0],
-                                          a[S_COPY_ON_FORK][0])
+            line += " netns=%d cof=%d pqkey=%d" % (
+                a[S_NETNS_MODE][0], a[S_COPY_ON_FORK][0], a[S_PQKEY_MODE][0])
         print(line)
     return status
 

@@ -59,7 +59,7 @@ struct rxe_mw {
 	u64 addr;			/* the window: [addr, addr + length) */
 	u64 length;
 	int access;			/* remote rights it grants */
-	u32 qpn;			/* type 2: the QP it is bound through */
+	u64 qp_serial;			/* type 2: the QP it is bound through */
 };
 
 static inline struct rxe_mr *to_rmr(struct ib_mr *ibmr)

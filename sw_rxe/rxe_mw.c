@@ -74,7 +74,7 @@ static void rxe_mw_unbind(struct rxe_mw *mw, enum rxe_mw_state state)
 	mw->addr = 0;
 	mw->length = 0;
 	mw->access = 0;
-	mw->qpn = 0;
+	mw->qp_serial = 0;
 	mw->state = state;
 }
 
@@ -146,7 +146,7 @@ static void rxe_mw_do_bind(struct rxe_qp *qp, const struct rxe_send_wqe *wqe,
 		mw->access = wqe->wr.wr.mw.access & IB_ACCESS_REMOTE;
 	}
 	if (mw->ibmw.type == IB_MW_TYPE_2)
-		mw->qpn = rxe_qp_num(qp);
+		mw->qp_serial = qp->serial;
 	mw->ibmw.rkey = (mw->ibmw.rkey & ~0xffu) | (wqe->wr.wr.mw.rkey & 0xff);
 }
 
@@ -219,7 +219,8 @@ static bool rxe_mw_grants(const struct rxe_mw *mw, struct rxe_qp *qp,
 	if (mw->ibmw.rkey != rkey || mw->state != RXE_MW_STATE_VALID ||
 	    !mw->mr || mw->ibmw.pd != qp->ibqp.pd)
 		return false;
-	if (mw->ibmw.type == IB_MW_TYPE_2 && mw->qpn != rxe_qp_num(qp))
+	/* the QP itself, not its number: a new QP may reuse that */
+	if (mw->ibmw.type == IB_MW_TYPE_2 && mw->qp_serial != qp->serial)
 		return false;
 	if (access & ~mw->access)
 		return false;

@@ -55,6 +55,7 @@
  * QPs is enough.
  */
 static DEFINE_MUTEX(rxe_qp_modify_mutex);
+static atomic64_t rxe_qp_serials = ATOMIC64_INIT(0);
 
 u8 rxe_qp_transport(const struct rxe_qp *qp)
 {
@@ -334,6 +335,7 @@ int rxe_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	rxe_qp_init_attr(rxe, qp, init);
+	qp->serial = atomic64_inc_return(&rxe_qp_serials);
 	qp->is_kernel = !udata;
 	spin_lock_init(&qp->sq_post_lock);
 	spin_lock_init(&qp->rq_post_lock);

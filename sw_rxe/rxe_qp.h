@@ -197,6 +197,11 @@ struct rxe_qp {
 	refcount_t ref;			/* the table's, lookups', sent skbs' */
 	struct completion released;
 	bool valid;			/* false once destroy began */
+	/*
+	 * Never the same for two QPs of this module's life, unlike the
+	 * QPN, which is reused: what a type 2 MW remembers its QP by.
+	 */
+	u64 serial;
 
 	/*
 	 * @attr is the QP's current attributes, @attr.qp_state its state.

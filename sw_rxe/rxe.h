@@ -91,6 +91,7 @@ struct rxe_dev {
 	spinlock_t mcg_lock;
 	struct rb_root mcg_tree;
 	atomic_t mcg_num;
+	unsigned int mcg_ip_joins;	/* groups the IP stack joined for us */
 #ifdef CONFIG_DEBUG_FS
 	struct dentry *debugfs;
 #endif

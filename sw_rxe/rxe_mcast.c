@@ -17,6 +17,12 @@
  * netdev's filter, and the IP stack joins the group (IGMP / MLD), without
  * which it drops multicast datagrams before they reach our UDP socket.
  * Both are undone when the last member leaves.
+ *
+ * Any process may attach, so the IP-level joins a device makes are
+ * bounded like a socket's: by net.ipv4.igmp_max_memberships of the
+ * netdev's namespace, for IPv4 and IPv6 groups together.  Past that a
+ * group gets only the filter entry, as in-tree rxe gives every group;
+ * attaching still succeeds.
  */
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
@@ -128,7 +134,11 @@ static int rxe_mcg_listen(struct rxe_dev *rxe, struct rxe_mcg *mcg)
 	ret = dev_mc_add(rxe->ndev, mac);
 	if (ret)
 		return ret;
-	mcg->ip_joined = rxe_mcast_ip_join(rxe->ndev, &mcg->mgid);
+	if (rxe->mcg_ip_joins <
+	    READ_ONCE(dev_net(rxe->ndev)->ipv4.sysctl_igmp_max_memberships))
+		mcg->ip_joined = rxe_mcast_ip_join(rxe->ndev, &mcg->mgid);
+	if (mcg->ip_joined)
+		rxe->mcg_ip_joins++;
 	return 0;
 }
 
@@ -136,8 +146,10 @@ static void rxe_mcg_unlisten(struct rxe_dev *rxe, struct rxe_mcg *mcg)
 {
 	u8 mac[ETH_ALEN];
 
-	if (mcg->ip_joined)
+	if (mcg->ip_joined) {
 		rxe_mcast_ip_leave(rxe->ndev, &mcg->mgid);
+		rxe->mcg_ip_joins--;
+	}
 	rxe_mgid_mac(&mcg->mgid, mac);
 	dev_mc_del(rxe->ndev, mac);
 }

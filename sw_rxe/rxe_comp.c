@@ -505,7 +505,8 @@ void rxe_comp_run(struct rxe_qp *qp)
 
 void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
-	u32 len = rxe_pkt_enqueue(qp, &qp->resp_pkts, skb);
+	u32 len = rxe_pkt_enqueue(qp, &qp->resp_pkts, &qp->comp.task,
+				  skb);
 
 	if (!len)
 		return;

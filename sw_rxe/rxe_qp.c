@@ -11,7 +11,12 @@
  * finds a QP by number with rxe_qp_get() and request skbs in the stack
  * hold one each.  Destroy takes the QP out of the table and out of its
  * multicast groups, stops the three tasks (so nothing new can reference
- * it), then drops the table's reference and waits for the others.
+ * it), then drops the table's reference and waits for the others.  A
+ * request skb sent to an address of this host waits in the receiving
+ * QP's queue (rxe_net.c's loopback), holding its sender: so a QP whose
+ * tasks are stopped queues nothing (rxe_pkt_enqueue()) and purges what it
+ * had at once, and a destroy never waits on a queue nobody empties (its
+ * own included: a QP may be connected to itself).
  *
  * Engine parts.  The requester and completer (rxe_req.c, rxe_comp.c) and
  * the responder (rxe_resp.c) own their state; this file only sets what
@@ -48,13 +53,7 @@
 /* The attribute bits a modify may carry (IB_QP_RATE_LIMIT is not ours). */
 #define RXE_QP_ATTR_STANDARD	((IB_QP_DEST_QPN << 1) - 1)
 
-/*
- * One modify_qp at a time: a modify validates against the current state
- * and may sleep (stopping the tasks), and ib_uverbs lets modifies of one
- * QP run concurrently.  Modifies are rare and short, so one lock for all
- * QPs is enough.
- */
-static DEFINE_MUTEX(rxe_qp_modify_mutex);
+/* Handed out to QPs as they are created; see struct rxe_qp's serial. */
 static atomic64_t rxe_qp_serials = ATOMIC64_INIT(0);
 
 u8 rxe_qp_transport(const struct rxe_qp *qp)
@@ -271,6 +270,7 @@ static void rxe_qp_init_attr(struct rxe_dev *rxe, struct rxe_qp *qp,
 		       hash_32(ibqp->qp_num, RXE_QP_SPORT_BITS);
 
 	spin_lock_init(&qp->state_lock);
+	mutex_init(&qp->modify_mutex);
 	skb_queue_head_init(&qp->req_pkts);
 	skb_queue_head_init(&qp->resp_pkts);
 	atomic_set(&qp->ssn, 0);
@@ -404,6 +404,13 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 */
 	rxe_req_stop(qp);
 	rxe_resp_stop(qp);
+	/*
+	 * Nobody empties our queues any more: their request skbs hold
+	 * references on their senders (this QP too, if it is its own
+	 * peer), so let them go before waiting for ours.
+	 */
+	skb_queue_purge(&qp->req_pkts);
+	skb_queue_purge(&qp->resp_pkts);
 
 	/* the table's reference; then lookups and in-flight skbs drain */
 	if (!refcount_dec_and_test(&qp->ref))
@@ -415,12 +422,13 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rxe_req_stop(qp);
 	rxe_resp_stop(qp);
 
-	/* packets handed over by lookups that ran before the removal */
+	/* empty since the purge above (rxe_pkt_enqueue()); cheap to be sure */
 	skb_queue_purge(&qp->req_pkts);
 	skb_queue_purge(&qp->resp_pkts);
 	rxe_resp_fini(qp);
 	rxe_qp_free_queues(qp);
 	dst_cache_destroy(&qp->dst_cache);
+	mutex_destroy(&qp->modify_mutex);
 	return 0;
 }
 
@@ -809,6 +817,20 @@ static void rxe_qp_ring_discard(struct rxe_queue *q)
 	smp_store_release(&q->buf->consumer_index, q->index);
 }
 
+/*
+ * A modify to RESET stopped the tasks and then failed: the QP goes on as
+ * it was.  A kick that came meanwhile (a doorbell, a packet, the engine
+ * moving it to ERR) found them stopped, so run them once each.
+ */
+static void rxe_qp_restart(struct rxe_qp *qp)
+{
+	rxe_req_start(qp);
+	rxe_resp_start(qp);
+	rxe_req_run(qp);
+	rxe_comp_run(qp);
+	rxe_resp_run(qp);
+}
+
 /* To RESET: the tasks are stopped by the caller and stay stopped. */
 static void rxe_qp_reset(struct rxe_qp *qp)
 {
@@ -836,7 +858,7 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (mask & ~RXE_QP_ATTR_STANDARD)
 		return -EOPNOTSUPP;
 
-	mutex_lock(&rxe_qp_modify_mutex);
+	mutex_lock(&qp->modify_mutex);
 	cur = rxe_qp_state(qp);
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
 	ret = -EINVAL;
@@ -855,7 +877,11 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	active_mtu = rxe_port_active_mtu(rxe);
 
-	/* quiesce before the state says RESET; nothing runs in RESET */
+	/*
+	 * Quiesce before the state says RESET; nothing runs in RESET.
+	 * What can fail a modify was checked above; only the engine moving
+	 * the QP on meanwhile is checked again below.
+	 */
 	if (next == IB_QPS_RESET) {
 		rxe_req_stop(qp);
 		rxe_resp_stop(qp);
@@ -869,8 +895,13 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	spin_lock_bh(&qp->req.lock);
 	spin_lock_irqsave(&qp->state_lock, flags);
 	/*
-	 * The engine may have moved the QP to ERR since we looked: the
-	 * transition must still be legal from there.
+	 * The engine may have moved the QP to ERR since we looked (other
+	 * modifies wait for modify_mutex): the transition must still be
+	 * legal from there, and a stale IB_QP_CUR_STATE fails.  Every
+	 * state may go to RESET and IB_QP_CUR_STATE is never legal with
+	 * it, so a modify to RESET, which stopped the tasks above, cannot
+	 * fail here; were that to change, the tasks are restarted: a
+	 * failed modify leaves the QP as it was.
 	 */
 	if (qp->attr.qp_state != cur) {
 		cur = qp->attr.qp_state;
@@ -879,7 +910,9 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		    (mask & IB_QP_CUR_STATE)) {
 			spin_unlock_irqrestore(&qp->state_lock, flags);
 			spin_unlock_bh(&qp->req.lock);
-			goto out;	/* -EINVAL; RESET: tasks stay stopped */
+			if (next == IB_QPS_RESET)
+				rxe_qp_restart(qp);
+			goto out;	/* -EINVAL */
 		}
 	}
 	rxe_qp_apply_attr(qp, attr, mask, &av, active_mtu);
@@ -934,7 +967,7 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		rxe_qp_event(qp, IB_EVENT_SQ_DRAINED);
 	ret = 0;
 out:
-	mutex_unlock(&rxe_qp_modify_mutex);
+	mutex_unlock(&qp->modify_mutex);
 	return ret;
 }
 

@@ -26,6 +26,7 @@
 #ifndef RXE_QP_H
 #define RXE_QP_H
 
+#include <linux/mutex.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
@@ -209,6 +210,12 @@ struct rxe_qp {
 	 * the engine reads the state with rxe_qp_state().
 	 */
 	spinlock_t state_lock;
+	/*
+	 * One modify_qp of this QP at a time (ib_uverbs lets them run
+	 * concurrently): a modify validates against the current state and
+	 * may sleep stopping the tasks.  Other QPs' modifies do not wait.
+	 */
+	struct mutex modify_mutex;
 	struct ib_qp_attr attr;
 	unsigned int mtu;		/* path MTU in bytes (256..4096) */
 	struct rxe_av pri_av;		/* RC/UC: the destination */
@@ -291,20 +298,32 @@ u8 rxe_qp_transport(const struct rxe_qp *qp);
 /*
  * The queue's new length, or 0 when it was full: then @skb is dropped
  * and counted in the device's rcv_drops.
+ *
+ * Also 0 when @consumer, the task that empties @q, is stopped (RESET, a
+ * destroy): nothing would take the packet, and a request skb from this
+ * host holds a reference on its sender, whose destroy waits for it.  So
+ * a QP whose task stopped queues nothing new, and whoever stops it
+ * purges the queue after the stop: either the purge finds an skb queued
+ * before it, or the enqueue, taking the lock after the purge, sees the
+ * stop (rxe_task_stop() wrote it before the purge took the lock).
  */
 static inline u32 rxe_pkt_enqueue(struct rxe_qp *qp, struct sk_buff_head *q,
+				  const struct rxe_task *consumer,
 				  struct sk_buff *skb)
 {
+	bool stopped;
 	u32 len = 0;
 
 	spin_lock_bh(&q->lock);
-	if (skb_queue_len(q) < RXE_MAX_QUEUED_PKTS) {
+	stopped = READ_ONCE(consumer->stopped);
+	if (!stopped && skb_queue_len(q) < RXE_MAX_QUEUED_PKTS) {
 		__skb_queue_tail(q, skb);
 		len = skb_queue_len(q);
 	}
 	spin_unlock_bh(&q->lock);
 	if (unlikely(!len)) {
-		atomic_inc(&qp->rxe->rcv_drops);
+		if (!stopped)
+			atomic_inc(&qp->rxe->rcv_drops);
 		kfree_skb(skb);
 	}
 	return len;

@@ -1088,7 +1088,8 @@ void rxe_resp_run(struct rxe_qp *qp)
 void rxe_resp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	bool inline_ok = !(rxe_skb_pkt(skb)->mask & RXE_READ_MASK);
-	u32 len = rxe_pkt_enqueue(qp, &qp->req_pkts, skb);
+	u32 len = rxe_pkt_enqueue(qp, &qp->req_pkts, &qp->resp.task,
+				  skb);
 
 	if (!len)
 		return;

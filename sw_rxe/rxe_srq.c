@@ -17,12 +17,8 @@
  * max_sge up to max_srq_sge (-EINVAL), types other than basic
  * (-EOPNOTSUPP), a limit above the ring's capacity (-EINVAL).
  */
-#include <linux/mutex.h>
 #include <linux/uaccess.h>
 #include "rxe_loc.h"
-
-/* One resize at a time (librxe's lock does not cover other processes). */
-static DEFINE_MUTEX(rxe_srq_resize_mutex);
 
 static size_t rxe_srq_wqe_size(unsigned int max_sge)
 {
@@ -94,52 +90,29 @@ err_index:
 	return ret;
 }
 
-static int rxe_srq_resize(struct rxe_srq *srq, struct ib_srq_attr *attr,
-			  struct ib_udata *udata, u64 mi_addr)
-{
-	struct rxe_queue *q, *old;
-	unsigned int num = attr->max_wr;
-	struct mminfo mi;
-	unsigned long flags;
-	int ret;
-
-	q = rxe_queue_alloc(udata->uctx, &num, srq->queue->elem_size,
-			    RXE_QUEUE_FROM_USER);
-	if (IS_ERR(q))
-		return PTR_ERR(q);
-
-	/* librxe's ABI: the new ring's place goes to this user address */
-	rxe_queue_mminfo(q, &mi);
-	if (copy_to_user(u64_to_user_ptr(mi_addr), &mi, sizeof(mi))) {
-		rxe_queue_free(q);
-		return -EFAULT;
-	}
-
-	spin_lock_irqsave(&srq->lock, flags);
-	/* -EINVAL when the WQEs waiting do not fit */
-	ret = rxe_queue_move(q, srq->queue);
-	old = srq->queue;
-	if (!ret) {
-		srq->queue = q;
-		srq->max_wr = num;
-	}
-	spin_unlock_irqrestore(&srq->lock, flags);
-
-	rxe_queue_free(ret ? q : old);
-	if (!ret)
-		attr->max_wr = num;
-	return ret;
-}
-
+/*
+ * Resize: the new ring is made and its place told to librxe (a
+ * copy_to_user() that may fault, and wait, for as long as userspace
+ * likes) before any lock is taken; then, under the SRQ's own lock, the
+ * checks against the SRQ as it is now, the move of the waiting WQEs and
+ * the swap, all or nothing.  That lock is all the SRQ's state has (the
+ * responders take WQEs under it), so modifies of one SRQ need no other
+ * and those of different SRQs never wait for each other.  A modify that
+ * fails after the copy leaves the SRQ as it was: librxe maps the new ring
+ * only when the command succeeds.
+ */
 int rxe_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr, int mask,
 		   struct ib_udata *udata)
 {
 	struct rxe_dev *rxe = to_rdev(ibsrq->device);
 	struct rxe_srq *srq = to_rsrq(ibsrq);
 	struct rxe_modify_srq_cmd cmd = {};
+	struct rxe_queue *q = NULL;
+	unsigned int num = 0;
 	unsigned long flags;
+	struct mminfo mi;
 	u32 limit;
-	int ret = 0;
+	int ret;
 
 	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
 		return -EINVAL;
@@ -149,43 +122,56 @@ int rxe_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr, int mask,
 		if (copy_from_user(&cmd, udata->inbuf, sizeof(cmd)))
 			return -EFAULT;
 	}
-
-	mutex_lock(&rxe_srq_resize_mutex);
-	spin_lock_irqsave(&srq->lock, flags);
-	limit = srq->limit;
-	spin_unlock_irqrestore(&srq->lock, flags);
-	if (mask & IB_SRQ_LIMIT)
-		limit = attr->srq_limit;
-
 	if (mask & IB_SRQ_MAX_WR) {
-		ret = -EINVAL;
-		/* the new ring must still hold the armed limit */
-		if (!attr->max_wr || attr->max_wr > rxe->attr.max_srq_wr ||
-		    (limit && attr->max_wr < limit))
-			goto out;
+		if (!attr->max_wr || attr->max_wr > rxe->attr.max_srq_wr)
+			return -EINVAL;
 		/* without librxe's command there is nowhere to say where */
 		if (!udata || !udata->uctx || !cmd.mmap_info_addr)
-			goto out;
+			return -EINVAL;
 	}
-	if ((mask & IB_SRQ_LIMIT) &&
-	    (attr->srq_limit > rxe->attr.max_srq_wr ||
-	     (!(mask & IB_SRQ_MAX_WR) && attr->srq_limit > srq->max_wr))) {
-		ret = -EINVAL;
-		goto out;
-	}
+	if ((mask & IB_SRQ_LIMIT) && attr->srq_limit > rxe->attr.max_srq_wr)
+		return -EINVAL;
 
 	if (mask & IB_SRQ_MAX_WR) {
-		ret = rxe_srq_resize(srq, attr, udata, cmd.mmap_info_addr);
-		if (ret)
-			goto out;
+		/* max_sge, hence the slot size, is the SRQ's for life */
+		num = attr->max_wr;
+		q = rxe_queue_alloc(udata->uctx, &num,
+				    rxe_srq_wqe_size(srq->max_sge),
+				    RXE_QUEUE_FROM_USER);
+		if (IS_ERR(q))
+			return PTR_ERR(q);
+		/* librxe's ABI: the new ring's place goes to this address */
+		rxe_queue_mminfo(q, &mi);
+		if (copy_to_user(u64_to_user_ptr(cmd.mmap_info_addr), &mi,
+				 sizeof(mi))) {
+			rxe_queue_free(q);
+			return -EFAULT;
+		}
 	}
-	if (mask & IB_SRQ_LIMIT) {
-		spin_lock_irqsave(&srq->lock, flags);
-		srq->limit = attr->srq_limit;
-		spin_unlock_irqrestore(&srq->lock, flags);
+
+	ret = -EINVAL;
+	spin_lock_irqsave(&srq->lock, flags);
+	limit = mask & IB_SRQ_LIMIT ? attr->srq_limit : srq->limit;
+	if (q) {
+		/* the new ring must still hold the armed limit */
+		if (limit && attr->max_wr < limit)
+			goto unlock;
+		/* and the WQEs waiting */
+		if (rxe_queue_move(q, srq->queue))
+			goto unlock;
+		swap(q, srq->queue);	/* the old one is freed below */
+		srq->max_wr = num;
+	} else if (limit > srq->max_wr) {
+		goto unlock;
 	}
-out:
-	mutex_unlock(&rxe_srq_resize_mutex);
+	srq->limit = limit;
+	ret = 0;
+unlock:
+	spin_unlock_irqrestore(&srq->lock, flags);
+
+	rxe_queue_free(q);
+	if (!ret && (mask & IB_SRQ_MAX_WR))
+		attr->max_wr = num;
 	return ret;
 }
 

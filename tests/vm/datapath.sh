@@ -159,6 +159,35 @@ fi
 t_eq "payload: a bad lkey fails the WQE" "write_bad_lkey $bad_lkey" \
 	grep "^write_bad_lkey " "$OUT/payload_probe"
 
+# --- modify_qp, SRQ resize, destroy --------------------------------------------
+# Against the engine and each other (issue 9, defects 4 and 6;
+# tests/vm/modify_probe.c):
+#   stale      a QP the engine moved to ERR (a NAKed write) refuses RESET
+#              with a stale IB_QP_CUR_STATE, stays in ERR with nothing
+#              stopped (a new send is flushed within 1 s), then a plain
+#              RESET and reconnect carry traffic again;
+#   srq_resize a resize of one SRQ whose answer page a userfaultfd holds
+#              for 3 s does not hold up another SRQ's resize (before the
+#              fix: 2.5 s, one mutex for all), and both rings keep their
+#              WQEs;
+#   selfloop   a QP connected to itself is destroyed with its own WRITE
+#              requests queued behind a long READ (before the fix: the
+#              destroy waited on them forever, in D state).
+# In-tree 6.1 rxe (run once with --stack stock) prints the same lines.
+for c in stale srq_resize selfloop; do
+	timeout 120 /oot-src/tests/vm/bin/modify_probe "$G4" $c \
+		>"$OUT/modify_probe-$c" 2>&1
+done
+t_eq "modify: a stale CUR_STATE to RESET fails, the QP stays as it was" \
+	"modify_stale ret=EINVAL state=ERR send=flush again=OK" \
+	grep "^modify_stale " "$OUT/modify_probe-stale"
+t_eq "srq: a resize does not wait for another SRQ's slow copy_to_user" \
+	"srq_resize other=fast first=0 data=OK" \
+	grep "^srq_resize " "$OUT/modify_probe-srq_resize"
+t_eq "qp: a QP holding its own requests is destroyed" \
+	"selfloop_destroy returned" \
+	grep "^selfloop_destroy " "$OUT/modify_probe-selfloop"
+
 # --- perftest ------------------------------------------------------------------
 PT="-d $DEV -x $G4 -F"
 for t in send write read; do

@@ -17,7 +17,8 @@ struct rxe_queue *rxe_queue_alloc(struct ib_ucontext *uctx,
 
 	if (*num_elem >= RXE_QUEUE_MAX_ELEM || !elem_size)
 		return ERR_PTR(-EINVAL);
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	/* a user ring's memory is charged to the caller (ib_mmap_buf_alloc()) */
+	q = kzalloc(sizeof(*q), uctx ? IB_USER_GFP : GFP_KERNEL);
 	if (!q)
 		return ERR_PTR(-ENOMEM);
 	q->dir = dir;

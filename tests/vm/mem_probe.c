@@ -6,6 +6,7 @@
  * memory (and the global OOM killer's attention).
  *
  *   mem_probe [MAX_QPS [WR]]
+ *   mem_probe max
  *
  * On the first device: one PD, one CQ, then RC QPs with max_send_wr =
  * max_recv_wr = WR (default 2^17) until a creation fails or MAX_QPS
@@ -18,6 +19,10 @@
  * end: the errno name of the failed creation, "limit" if MAX_QPS were
  * made; charged: the cgroup grew by more than 64 MiB while holding the
  * QPs; contained: MemAvailable dropped by less than 200 MiB.
+ *
+ * "max": one RC QP at the device's max_qp_wr with half its max_sge (a send
+ * ring of 1 GiB on rxe); prints "mem_probe_max end=ERRNO|made".  A bound
+ * on what one verb may take refuses it whatever the cgroup allows.
  */
 #include <infiniband/verbs.h>
 #include <errno.h>
@@ -87,6 +92,32 @@ static long cgroup_kib(const char *path)
 	return v / 1024;
 }
 
+static const char *errno_name(int e);
+
+static int probe_max(struct ibv_context *ctx, struct ibv_pd *pd,
+		     struct ibv_cq *cq)
+{
+	struct ibv_device_attr da;
+	struct ibv_qp_init_attr a = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_recv_wr = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp *qp;
+
+	if (ibv_query_device(ctx, &da))
+		die("ibv_query_device");
+	a.cap.max_send_wr = da.max_qp_wr;
+	a.cap.max_send_sge = da.max_sge / 2;
+	errno = 0;
+	qp = ibv_create_qp(pd, &a);
+	printf("mem_probe_max end=%s\n", qp ? "made" : errno_name(errno));
+	if (qp && ibv_destroy_qp(qp))
+		die("ibv_destroy_qp");
+	return 0;
+}
+
 static const char *errno_name(int e)
 {
 	switch (e) {
@@ -124,6 +155,8 @@ int main(int argc, char **argv)
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	if (!cq)
 		die("ibv_create_cq");
+	if (argc > 1 && !strcmp(argv[1], "max"))
+		return probe_max(ctx, pd, cq);
 	qps = calloc(max > 0 ? max : 1, sizeof(*qps));
 	if (!qps)
 		die("calloc");

@@ -251,9 +251,14 @@ t_eq "memcg: no OOM kill, in the cgroup or the host" "0 $mem_oom_before" \
 	echo "$(awk '$1 == "oom_kill" { print $2 }' $MEMCG/memory.events)" \
 	"$(awk '$1 == "oom_kill" { print $2 }' /proc/vmstat)"
 t_eq "memcg: the probe's QPs, CQ and PD are gone" "$mem_res_before" mem_res
-# freed memory (vfree() is immediate) is available again, give or take
-mem_back() { [ $((mem_avail_before - $(mem_avail))) -lt 65536 ]; }
-t_run "memcg: MemAvailable is back within 64 MiB" wait_until 10 mem_back
+# The host got its memory back, give or take what the run itself left
+# (in-tree 6.12: about 60 MiB, some of it a while later).  This catches
+# the in-tree scale of 1.3 GB; for ours the cgroup's vmalloc count below
+# is the exact check.
+mem_back() { [ $((mem_avail_before - $(mem_avail))) -lt 98304 ]; }
+wait_until 60 mem_back
+echo "# MemAvailable $((mem_avail_before - $(mem_avail))) KiB below the start"
+t_run "memcg: MemAvailable is back within 96 MiB" mem_back
 t_eq "memcg: no vmalloc memory is left charged to the cgroup" "vmalloc 0" \
 	grep '^vmalloc ' $MEMCG/memory.stat
 # One QP at max_qp_wr with half of max_sge, run outside the small cgroup:

@@ -7,13 +7,22 @@
  * gets an offset unique within that ucontext (a page index in the
  * ucontext's mmap_xa, shifted by PAGE_SHIFT), which the driver returns to
  * userspace in a command's response.  mmap() at that offset maps the
- * buffer (remap_vmalloc_range()); the offset only names the buffer until
- * the driver removes it, the memory lives on until the last mapping of
- * it is gone.  References: the exporter's one, dropped by
- * ib_mmap_buf_remove(), and one per VMA.  A VMA holds the command file
- * (vm_file), so the file's struct ib_mmap_file (in ib_uverbs's per-file
- * state) outlives every mapping.  The service lives in ib_core, as
- * in-tree, so that drivers need not depend on ib_uverbs.
+ * buffer (its pages are inserted one by one); the offset only names the
+ * buffer until the driver removes it, the memory lives on until the last
+ * mapping of it is gone.
+ *
+ * Userspace picks the sizes (a QP's ring at max_qp_wr is hundreds of MiB),
+ * and any user may open the device: the memory is charged to the memory
+ * cgroup of the process that asks for it, and an allocation over that
+ * cgroup's limit fails with -ENOMEM instead of calling the OOM killer.
+ * vmalloc_user() can do neither (it takes no gfp flags), hence __vmalloc()
+ * and a mapping that does not need the area's VM_USERMAP.
+ *
+ * References: the exporter's one, dropped by ib_mmap_buf_remove(), and one
+ * per VMA.  A VMA holds the command file (vm_file), so the file's struct
+ * ib_mmap_file (in ib_uverbs's per-file state) outlives every mapping.
+ * The service lives in ib_core, as in-tree, so that drivers need not
+ * depend on ib_uverbs.
  *
  * Disassociation (the device goes away under open files) must leave no
  * process able to reach driver state through old mappings: the file is
@@ -51,11 +60,11 @@ struct ib_mmap_buf *ib_mmap_buf_alloc(struct ib_ucontext *uctx, size_t size)
 
 	if (!uctx || !uctx->mmap_file || !size || size > INT_MAX)
 		return ERR_PTR(-EINVAL);
-	mb = kzalloc(sizeof(*mb), GFP_KERNEL);
+	mb = kzalloc(sizeof(*mb), IB_USER_GFP);
 	if (!mb)
 		return ERR_PTR(-ENOMEM);
 	mb->size = PAGE_ALIGN(size);
-	mb->vaddr = vmalloc_user(mb->size);
+	mb->vaddr = __vmalloc(mb->size, IB_USER_GFP | __GFP_ZERO);
 	if (!mb->vaddr) {
 		kfree(mb);
 		return ERR_PTR(-ENOMEM);
@@ -66,7 +75,7 @@ struct ib_mmap_buf *ib_mmap_buf_alloc(struct ib_ucontext *uctx, size_t size)
 
 	/* Offset 0 is never handed out: it is what a zeroed response says. */
 	ret = xa_alloc(&uctx->mmap_xa, &index, mb, XA_LIMIT(1, U32_MAX),
-		       GFP_KERNEL);
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		vfree(mb->vaddr);
 		kfree(mb);
@@ -128,12 +137,35 @@ static vm_fault_t mmap_buf_vm_fault(struct vm_fault *vmf)
 			       ((vmf->pgoff - first) << PAGE_SHIFT));
 
 	down_read(&mf->rwsem);
-	/* VM_MIXEDMAP (set by remap_vmalloc_range()) allows this here. */
+	/* VM_MIXEDMAP (set by vm_insert_page()) allows this here. */
 	if (!mf->revoked)
 		ret = vmf_insert_mixed(vmf->vma, vmf->address,
 				       page_to_pfn_t(page));
 	up_read(&mf->rwsem);
 	return ret;
+}
+
+/*
+ * Map every page of the buffer into @vma at once, what
+ * remap_vmalloc_range() would do if the area had VM_USERMAP.  On an error
+ * the caller's mmap() fails and the pages already inserted are unmapped
+ * with the VMA.
+ */
+static int mmap_buf_insert(struct vm_area_struct *vma, struct ib_mmap_buf *mb)
+{
+	unsigned long off;
+	int ret;
+
+	for (off = 0; off < vma->vm_end - vma->vm_start; off += PAGE_SIZE) {
+		ret = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(mb->vaddr + off));
+		if (ret)
+			return ret;
+		cond_resched();
+	}
+	/* not to be grown by mremap(), nor dumped (kernel memory) */
+	ordma_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return 0;
 }
 
 static const struct vm_operations_struct mmap_buf_vm_ops = {
@@ -170,7 +202,7 @@ int ib_mmap_buf_map(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 	if (!mb)
 		return -EINVAL;
 
-	ret = len > mb->size ? -EINVAL : remap_vmalloc_range(vma, mb->vaddr, 0);
+	ret = len > mb->size ? -EINVAL : mmap_buf_insert(vma, mb);
 	if (ret) {
 		kref_put(&mb->ref, mmap_buf_free);
 		return ret;

@@ -87,7 +87,7 @@ struct ib_umem *ib_umem_get(struct ib_device *ibdev, unsigned long addr,
 		goto err_count;
 	}
 
-	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL_ACCOUNT);
 	if (!umem) {
 		ret = -ENOMEM;
 		goto err_count;
@@ -99,7 +99,7 @@ struct ib_umem *ib_umem_get(struct ib_device *ibdev, unsigned long addr,
 	umem->writable = ib_access_writable(access);
 	/* Huge requests by privileged users fail quietly. */
 	umem->pages = kvmalloc_array(npages, sizeof(*umem->pages),
-				     GFP_KERNEL | __GFP_NOWARN);
+				     IB_USER_GFP);
 	if (!umem->pages) {
 		ret = -ENOMEM;
 		goto err_free;

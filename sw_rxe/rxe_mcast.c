@@ -284,7 +284,7 @@ int rxe_attach_mcast(struct ib_qp *ibqp, const union ib_gid *mgid)
 
 	if (ibqp->qp_type != IB_QPT_UD || !rxe_mgid_is_mcast(mgid))
 		return -EINVAL;
-	mca = kzalloc(sizeof(*mca), GFP_KERNEL);
+	mca = kzalloc(sizeof(*mca), GFP_KERNEL_ACCOUNT);
 	if (!mca)
 		return -ENOMEM;
 

@@ -201,18 +201,21 @@ static int rxe_qp_alloc_sq(struct rxe_qp *qp, struct ib_qp_init_attr *init,
 			    init->cap.max_inline_data);
 	unsigned int num = init->cap.max_send_wr;
 	struct rxe_queue *q;
+	u32 slots;
 
 	q = rxe_queue_alloc(uctx, &num, sizeof(struct rxe_send_wqe) + area,
 			    RXE_QUEUE_FROM_USER);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 	/*
-	 * One kernel copy per ring slot, at the ring's stride.  Userspace
-	 * picks the size: a huge one fails quietly.
+	 * Kernel copies of the WQEs in flight, at the ring's stride: at most
+	 * RXE_SQ_SHADOW_SLOTS (512 KiB at the largest slot), not one per
+	 * ring slot, so a deep ring costs its own pages only.
 	 */
-	qp->sq.shadow = kvcalloc((size_t)q->index_mask + 1,
-				 (size_t)1 << q->log2_elem_size,
-				 GFP_KERNEL | __GFP_NOWARN);
+	slots = min_t(u32, q->index_mask + 1, RXE_SQ_SHADOW_SLOTS);
+	qp->sq.shadow_mask = slots - 1;
+	qp->sq.shadow = kvcalloc(slots, (size_t)1 << q->log2_elem_size,
+				 uctx ? IB_USER_GFP : GFP_KERNEL);
 	if (!qp->sq.shadow) {
 		rxe_queue_free(q);
 		return -ENOMEM;

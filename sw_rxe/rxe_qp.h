@@ -177,10 +177,14 @@ struct rxe_sq {
 	struct rxe_queue *queue;	/* of struct rxe_send_wqe, FROM_USER */
 	/*
 	 * Kernel copies of the WQEs between the consumer index (advanced by
-	 * the completer) and the requester's position: slot i holds the
-	 * WQE of ring slot i, queue->elem_size bytes each.
+	 * the completer) and the requester's position: slot i & shadow_mask
+	 * holds the WQE of ring slot i, at the ring's stride.  It has at
+	 * most RXE_SQ_SHADOW_SLOTS slots, however large the ring: it only
+	 * holds WQEs in flight (rxe_req.c waits for the completer when it
+	 * is full).
 	 */
 	void *shadow;
+	u32 shadow_mask;
 	int max_wr;
 	int max_sge;
 	int max_inline;

@@ -13,20 +13,27 @@ struct rxe_queue *rxe_queue_alloc(struct ib_ucontext *uctx,
 	size_t slot = max_t(size_t, elem_size, cache_line_size());
 	struct ib_mmap_buf *mb;
 	struct rxe_queue *q;
+	unsigned int log2;
 	u32 slots;
 
-	if (*num_elem >= RXE_QUEUE_MAX_ELEM || !elem_size)
+	if (*num_elem >= RXE_QUEUE_MAX_ELEM || !elem_size ||
+	    elem_size > RXE_QUEUE_MAX_BYTES)
 		return ERR_PTR(-EINVAL);
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	/* Slots are whole cache lines, a power of two in size and number. */
+	log2 = order_base_2(slot);
+	slots = roundup_pow_of_two(*num_elem + 1);
+	if (((size_t)slots << log2) > RXE_QUEUE_MAX_BYTES)
+		return ERR_PTR(-ENOMEM);
+
+	/* a user ring's memory is charged to the caller (ib_mmap_buf_alloc()) */
+	q = kzalloc(sizeof(*q), uctx ? IB_USER_GFP : GFP_KERNEL);
 	if (!q)
 		return ERR_PTR(-ENOMEM);
 	q->dir = dir;
 	q->elem_size = elem_size;
-	/* Slots are whole cache lines, a power of two in size and number. */
-	q->log2_elem_size = order_base_2(slot);
-	slots = roundup_pow_of_two(*num_elem + 1);
+	q->log2_elem_size = log2;
 	q->index_mask = slots - 1;
-	q->buf_size = sizeof(*q->buf) + ((size_t)slots << q->log2_elem_size);
+	q->buf_size = sizeof(*q->buf) + ((size_t)slots << log2);
 
 	if (uctx) {
 		mb = ib_mmap_buf_alloc(uctx, q->buf_size);

@@ -47,10 +47,21 @@ struct rxe_queue {
 
 /* Larger rings than any limit rxe advertises. */
 #define RXE_QUEUE_MAX_ELEM	(1U << 24)
+/*
+ * The most bytes of slots in one ring, whatever its element count and
+ * size: a ring at max_qp_wr (2^21 slots) of send WQEs with up to three
+ * SGEs, or of receive WQEs with up to 13.  Deeper rings of larger WQEs
+ * fail with -ENOMEM: one verb of any user may not take gigabytes of
+ * kernel memory, even charged to its cgroup (which an unlimited one
+ * does not bound).
+ */
+#define RXE_QUEUE_MAX_BYTES	(512UL << 20)
 
 /*
  * A ring of at least *@num_elem elements of @elem_size bytes, exported to
  * @uctx (NULL: kernel only).  *@num_elem becomes the real capacity.
+ * Errors: -EINVAL (no size, too many elements), -ENOMEM (also: more than
+ * RXE_QUEUE_MAX_BYTES), -ENOSPC (the ucontext has no mmap offset left).
  */
 struct rxe_queue *rxe_queue_alloc(struct ib_ucontext *uctx,
 				  unsigned int *num_elem, size_t elem_size,

@@ -40,13 +40,22 @@ struct rxe_send_wqe *rxe_sq_wqe(struct rxe_qp *qp, u32 index)
 	const struct rxe_queue *q = qp->sq.queue;
 
 	return qp->sq.shadow +
-	       ((size_t)(index & q->index_mask) << q->log2_elem_size);
+	       ((size_t)(index & qp->sq.shadow_mask) << q->log2_elem_size);
+}
+
+/* Every slot of the shadow holds a WQE taken and not retired. */
+bool rxe_sq_shadow_full(const struct rxe_qp *qp)
+{
+	const struct rxe_queue *q = qp->sq.queue;
+
+	return ((qp->req.shadow_index - rxe_queue_consumer(q)) &
+		q->index_mask) > qp->sq.shadow_mask;
 }
 
 /*
- * Copy the next ring slot into the shadow, if userspace produced it.
- * Userspace may write its index at will: the copies never lap the
- * consumer.  Only the copy is looked at from now on.
+ * Copy the next ring slot into the shadow, if userspace produced it and
+ * the shadow has room.  Userspace may write its index at will: the copies
+ * never lap the consumer.  Only the copy is looked at from now on.
  */
 bool rxe_sq_take(struct rxe_qp *qp)
 {
@@ -55,7 +64,7 @@ bool rxe_sq_take(struct rxe_qp *qp)
 	struct rxe_send_wqe *wqe;
 
 	if (((idx - rxe_queue_consumer(q)) & q->index_mask) >=
-	    rxe_queue_count(q))
+	    rxe_queue_count(q) || rxe_sq_shadow_full(qp))
 		return false;
 	wqe = rxe_sq_wqe(qp, idx);
 	memcpy(wqe, rxe_queue_addr(q, idx), q->elem_size);
@@ -577,8 +586,13 @@ static int req_step(struct rxe_qp *qp)
 					      RXE_MAX_UNACKED_PSNS)) > 0)
 		return req_block(qp);
 
-	if (req->cur_index == req->shadow_index && !rxe_sq_take(qp))
-		return 1;
+	if (req->cur_index == req->shadow_index) {
+		/* the completer kicks us when it retires the oldest */
+		if (rxe_sq_shadow_full(qp))
+			return req_block(qp);
+		if (!rxe_sq_take(qp))
+			return 1;
+	}
 	wqe = rxe_sq_wqe(qp, req->cur_index);
 	switch (wqe->state) {
 	case RXE_WQE_POSTED:

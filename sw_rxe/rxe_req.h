@@ -101,8 +101,18 @@ struct rxe_comp_info {
 	u32 rnr_retry;		/* left, reloaded from attr.rnr_retry */
 };
 
+/*
+ * The most send WQEs taken from the ring and not retired, the size of the
+ * kernel's copy (qp->sq.shadow) of a ring larger than that.  RC has at most
+ * RXE_MAX_UNACKED_PSNS (128) PSNs in flight, one or more per WQE; the rest
+ * is room for local operations and completions not yet reaped, so that a
+ * full shadow is rare and only ever waits for the completer.
+ */
+#define RXE_SQ_SHADOW_SLOTS	512
+
 /* Between rxe_req.c and rxe_comp.c only. */
 struct rxe_send_wqe *rxe_sq_wqe(struct rxe_qp *qp, u32 index);
+bool rxe_sq_shadow_full(const struct rxe_qp *qp);
 bool rxe_sq_take(struct rxe_qp *qp);
 int rxe_completer(struct rxe_qp *qp);
 void rxe_retrans_timer(struct timer_list *t);

@@ -1035,7 +1035,8 @@ void rxe_resp_init(struct rxe_qp *qp)
 
 	rxe_task_init(&r->task, qp, rxe_responder);
 	/* Without resources the QP refuses reads and atomics (NAK). */
-	r->res = kcalloc(n, sizeof(*r->res), GFP_KERNEL);
+	r->res = kcalloc(n, sizeof(*r->res),
+			 qp->is_kernel ? GFP_KERNEL : IB_USER_GFP);
 	r->num_res = r->res ? n : 0;
 	r->res_next = 0;
 	r->opcode = -1;

@@ -140,7 +140,7 @@ static int uverbs_open(struct inode *inode, struct file *filp)
 	struct ib_device *ibdev;
 	int srcu;
 
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return -ENOMEM;
 	uverbs_ufile_init(ufile);

@@ -121,7 +121,8 @@ int uverbs_cmd_create_ah(struct uverbs_attr_bundle *attrs)
 	sgid_attr = attr.sgid_attr;
 
 	/* The driver's structure embeds ours first (see ib_device_ops). */
-	ah = kzalloc(max(ibdev->ops.size_ib_ah, sizeof(*ah)), GFP_KERNEL);
+	ah = kzalloc(max(ibdev->ops.size_ib_ah, sizeof(*ah)),
+		     GFP_KERNEL_ACCOUNT);
 	if (!ah) {
 		ret = -ENOMEM;
 		goto err_attr;

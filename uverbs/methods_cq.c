@@ -247,7 +247,8 @@ static int ucq_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 		goto err_async;
 	}
 	/* The driver's structure embeds ours first (see ib_device_ops). */
-	cq = kzalloc(max(ibdev->ops.size_ib_cq, sizeof(*cq)), GFP_KERNEL);
+	cq = kzalloc(max(ibdev->ops.size_ib_cq, sizeof(*cq)),
+		     GFP_KERNEL_ACCOUNT);
 	if (!cq) {
 		ret = -ENOMEM;
 		goto err_async;

@@ -87,7 +87,7 @@ static int device_info_handles(struct uverbs_attr_bundle *attrs)
 	if (!type && object_id != UVERBS_OBJECT_DEVICE)
 		return -ENOENT;
 
-	handles = kvcalloc(len / sizeof(u32), sizeof(u32), GFP_KERNEL);
+	handles = kvcalloc(len / sizeof(u32), sizeof(u32), IB_USER_GFP);
 	if (!handles)
 		return -ENOMEM;
 	spin_lock_irq(&ufile->uobjects_lock);
@@ -257,7 +257,7 @@ static int device_query_gid_table(struct uverbs_attr_bundle *attrs)
 	count = 0;
 	entries = NULL;
 	if (max_entries) {
-		entries = kvcalloc(max_entries, sizeof(*entries), GFP_KERNEL);
+		entries = kvcalloc(max_entries, sizeof(*entries), IB_USER_GFP);
 		if (!entries)
 			return -ENOMEM;
 		n = rdma_query_gid_table(ibdev, entries, max_entries);

@@ -108,7 +108,8 @@ int uverbs_cmd_reg_mr(struct uverbs_attr_bundle *attrs)
 		goto err_pd;
 	}
 	/* The driver's structure embeds ours first (see ib_device_ops). */
-	mr = kzalloc(max(ibdev->ops.size_ib_mr, sizeof(*mr)), GFP_KERNEL);
+	mr = kzalloc(max(ibdev->ops.size_ib_mr, sizeof(*mr)),
+		     GFP_KERNEL_ACCOUNT);
 	if (!mr) {
 		ret = -ENOMEM;
 		goto err_pd;
@@ -258,7 +259,8 @@ int uverbs_cmd_alloc_mw(struct uverbs_attr_bundle *attrs)
 		ret = -EINVAL;
 		goto err_pd;
 	}
-	mw = kzalloc(max(ibdev->ops.size_ib_mw, sizeof(*mw)), GFP_KERNEL);
+	mw = kzalloc(max(ibdev->ops.size_ib_mw, sizeof(*mw)),
+		     GFP_KERNEL_ACCOUNT);
 	if (!mw) {
 		ret = -ENOMEM;
 		goto err_pd;

@@ -55,7 +55,8 @@ int uverbs_pd_create(struct uverbs_attr_bundle *attrs, u32 *handle)
 		goto err_abort;
 	}
 	/* The driver's structure embeds ours first (see ib_device_ops). */
-	pd = kzalloc(max(ibdev->ops.size_ib_pd, sizeof(*pd)), GFP_KERNEL);
+	pd = kzalloc(max(ibdev->ops.size_ib_pd, sizeof(*pd)),
+		     GFP_KERNEL_ACCOUNT);
 	if (!pd) {
 		ret = -ENOMEM;
 		goto err_abort;

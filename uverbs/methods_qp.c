@@ -241,7 +241,8 @@ static int uqp_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 		goto err_async;
 	}
 	/* The driver's structure embeds ours first (see ib_device_ops). */
-	qp = kzalloc(max(ibdev->ops.size_ib_qp, sizeof(*qp)), GFP_KERNEL);
+	qp = kzalloc(max(ibdev->ops.size_ib_qp, sizeof(*qp)),
+		     GFP_KERNEL_ACCOUNT);
 	if (!qp) {
 		ret = -ENOMEM;
 		goto err_async;
@@ -988,7 +989,7 @@ int uverbs_cmd_attach_mcast(struct uverbs_attr_bundle *attrs)
 	/* Attached already: nothing to do. */
 	if (find_mcast(uqp, &gid, cmd.mlid))
 		goto out;
-	m = kmalloc(sizeof(*m), GFP_KERNEL);
+	m = kmalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m) {
 		ret = -ENOMEM;
 		goto out;

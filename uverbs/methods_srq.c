@@ -93,7 +93,8 @@ static int usrq_create(struct uverbs_attr_bundle *attrs,
 		goto err_async;
 	}
 	/* The driver's structure embeds ours first (see ib_device_ops). */
-	srq = kzalloc(max(ibdev->ops.size_ib_srq, sizeof(*srq)), GFP_KERNEL);
+	srq = kzalloc(max(ibdev->ops.size_ib_srq, sizeof(*srq)),
+		      GFP_KERNEL_ACCOUNT);
 	if (!srq) {
 		ret = -ENOMEM;
 		goto err_async;

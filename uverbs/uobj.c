@@ -87,7 +87,7 @@ struct ib_ucontext *uverbs_ucontext_alloc(struct uverbs_attr_bundle *attrs)
 		return ERR_PTR(-EOPNOTSUPP);
 	/* The driver's structure embeds ours first (see ib_device_ops). */
 	uctx = kzalloc(max(ibdev->ops.size_ib_ucontext, sizeof(*uctx)),
-		       GFP_KERNEL);
+		       GFP_KERNEL_ACCOUNT);
 	if (!uctx)
 		return ERR_PTR(-ENOMEM);
 	uctx->device = ibdev;
@@ -168,7 +168,7 @@ struct ib_uobject *uverbs_uobj_alloc(const struct uverbs_obj_type *type,
 	if (!down_read_trylock(&ufile->hw_destroy_rwsem))
 		return ERR_PTR(-EIO);
 
-	uobj = kzalloc(type->size, GFP_KERNEL);
+	uobj = kzalloc(type->size, GFP_KERNEL_ACCOUNT);
 	if (!uobj) {
 		ret = -ENOMEM;
 		goto err_unlock;

@@ -19,8 +19,15 @@
 
 /* vm_flags is written through vm_flags_{set,clear}() since 6.3. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define ordma_vm_flags_set vm_flags_set
 #define ordma_vm_flags_clear vm_flags_clear
 #else
+static inline void ordma_vm_flags_set(struct vm_area_struct *vma,
+				      vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
 static inline void ordma_vm_flags_clear(struct vm_area_struct *vma,
 					vm_flags_t flags)
 {

@@ -1267,10 +1267,19 @@ static inline unsigned int ib_umem_offset(const struct ib_umem *umem)
 }
 
 /*
+ * For memory whose size or number userspace picks (rings, their kernel
+ * copies, objects per verb): charged to the memory cgroup of the calling
+ * process, and failing with -ENOMEM at that cgroup's limit (or when the
+ * host is short) rather than invoking the OOM killer, which would pick
+ * some process other than the one whose verb asked for too much.
+ */
+#define IB_USER_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/*
  * A kernel buffer shared with userspace through mmap() of the command fd
- * (core/mmap.c): zeroed vmalloc_user() memory of @size bytes that the
- * ucontext's process maps at file offset @offset, what the driver tells
- * it in a command's response.
+ * (core/mmap.c): zeroed vmalloc memory of @size bytes (IB_USER_GFP: charged
+ * to the caller's memory cgroup) that the ucontext's process maps at file
+ * offset @offset, what the driver tells it in a command's response.
  *
  * The exporter holds one reference and gives it up with
  * ib_mmap_buf_remove(), at the latest when the object it belongs to is

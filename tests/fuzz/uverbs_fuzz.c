@@ -17,7 +17,7 @@
  * an fd that is not the device) while the other thread is in a call.
  *
  *   uverbs_fuzz [--seed N] [--calls N] [--threads 1|2]
- *               [--dev /dev/infiniband/uverbsN] [--trace]
+ *               [--dev /dev/infiniband/uverbsN] [--trace] [--stats]
  *
  * --threads 2 (default): a second thread with its own random stream works
  * on the same fd and the same handle table, mostly destroying and using
@@ -25,7 +25,8 @@
  * with two, each thread's sequence of choices is the same for a seed, but
  * the handles it meets depend on the interleaving.  --trace prints every
  * call (thread, index, what, result) to stderr, for narrowing a finding
- * down to a call index.
+ * down to a call index; --stats prints, per kind of call, how many were
+ * made and accepted and their mean time.
  *
  * No libibverbs: raw write() and ioctl() with the kernel's UAPI headers.
  * Exits 0 when every call was made (whatever the calls returned), 1 on a
@@ -93,9 +94,28 @@ struct th {
 	uint64_t rs;
 	unsigned long calls, ok, target;
 	unsigned long err[256];
-	/* response scratch (the kernel writes it, we read it back typed) */
-	unsigned char resp[4096] __attribute__((aligned(8)));
+	/*
+	 * Response scratch: the main response at its start, small outputs
+	 * (scr()) after 8 KiB.  RESP_LEN is past anything a mutated length
+	 * lets the kernel write or zero (out_words, provider_out_words and
+	 * attribute lengths are 16 bits), so that a length "a little off"
+	 * never lands in our own variables.
+	 */
+	unsigned char *resp;
+	unsigned int sc;
 };
+
+#define RESP_LEN (2 << 20)
+
+/* An output buffer of up to 256 bytes for one attribute of this call. */
+static void *scr(struct th *t, size_t n)
+{
+	void *p = t->resp + 8192 + t->sc;
+
+	t->sc = (t->sc + (n + 255) / 256 * 256) % (64 * 256);
+	memset(p, 0, n);
+	return p;
+}
 
 static uint64_t rnd(struct th *t)
 {
@@ -237,6 +257,49 @@ static void efd_add(int fd)
 /* bookkeeping of one call                                                   */
 
 static const char *cur_what[2];
+static int stats;
+
+/* --stats: calls, accepted and time per kind of call */
+#define SMAX 64
+static struct stat_ent {
+	const char *what;
+	unsigned long n, ok;
+	double secs;
+} st[2][SMAX];
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double t_begin[2];
+
+static void begin(struct th *t, const char *what)
+{
+	cur_what[t->id] = what;
+	if (stats)
+		t_begin[t->id] = now();
+}
+
+static void stat_add(struct th *t, const char *what, int ok)
+{
+	int i;
+
+	for (i = 0; i < SMAX; i++) {
+		struct stat_ent *e = &st[t->id][i];
+
+		if (e->what && e->what != what)
+			continue;
+		e->what = what;
+		e->n++;
+		e->ok += ok;
+		e->secs += now() - t_begin[t->id];
+		return;
+	}
+}
 
 static int done(struct th *t, const char *what, long r)
 {
@@ -248,6 +311,8 @@ static int done(struct th *t, const char *what, long r)
 		t->ok++;
 	else
 		t->err[e < 256 ? e : 255]++;
+	if (stats)
+		stat_add(t, what, r >= 0);
 	if (trace)
 		fprintf(stderr, "T%d #%lu %s -> %s\n", t->id, t->calls, what,
 			r >= 0 ? "ok" : strerrorname_np(e) ?: "?");
@@ -289,7 +354,7 @@ static int wcmd(struct th *t, const char *what, __u32 cmd, void *req,
 		len = near(t, len) % sizeof(buf);
 	memcpy(buf, &hdr, sizeof(hdr));
 	memcpy((char *)buf + sizeof(hdr), req, req_len);
-	cur_what[t->id] = what;
+	begin(t, what);
 	r = write(g_fd, buf, len);
 	return done(t, what, r);
 }
@@ -328,7 +393,7 @@ static int wcmd_ex(struct th *t, const char *what, __u32 cmd, void *req,
 	memcpy((char *)buf + sizeof(hdr) + sizeof(ex), req, req_len);
 	if (pct(t, 2))
 		len = near(t, len) % sizeof(buf);
-	cur_what[t->id] = what;
+	begin(t, what);
 	r = write(g_fd, buf, len);
 	return done(t, what, r);
 }
@@ -418,7 +483,9 @@ static void mr_range(struct th *t, __u64 *start, __u64 *len)
 	__u64 off = rn(t, 64) * page_size + (pct(t, 20) ? rn(t, page_size) : 0);
 
 	*start = PTR(mrbuf) + off;
-	*len = pct(t, 70) ? page_size * (1 + rn(t, 4)) : 1 + rn(t, MRBUF_LEN);
+	/* pinning is what costs under emulation: one page mostly */
+	*len = pct(t, 90) ? page_size - rn(t, 2) * (off % page_size) :
+	       1 + rn(t, pct(t, 90) ? 4 * page_size : MRBUF_LEN);
 	if (*start + *len > PTR(mrbuf) + MRBUF_LEN && pct(t, 80))
 		*len = PTR(mrbuf) + MRBUF_LEN - *start;
 	switch (rn(t, 20)) {
@@ -427,7 +494,13 @@ static void mr_range(struct th *t, __u64 *start, __u64 *len)
 	case 2: *start = KERNEL_PTR; break;
 	case 3: *len = 0; break;
 	case 4: *len = (__u64)-1; break;
-	case 5: *len = 1ULL << (20 + rn(t, 24)); break;
+	/*
+	 * Huge: past what can be pinned (fails at once), or a few MiB.
+	 * Not 2^26..2^37: ours allocates the page array up front, and as
+	 * root (no RLIMIT_MEMLOCK) that is a vmalloc of up to 1 GiB per
+	 * call, tens of milliseconds under emulation.
+	 */
+	case 5: *len = 1ULL << (pct(t, 50) ? 20 + rn(t, 4) : 40 + rn(t, 8)); break;
 	}
 }
 
@@ -625,7 +698,7 @@ static __u8 qp_type(struct th *t)
 
 static __u32 qp_wr(struct th *t)
 {
-	return pct(t, 90) ? rn(t, 64) : near(t, 16384);
+	return pct(t, 95) ? rn(t, 16) : near(t, pct(t, 50) ? 64 : 16384);
 }
 
 static __u32 qp_sge(struct th *t)
@@ -734,6 +807,8 @@ static void qp_dest(struct th *t, struct ib_uverbs_qp_dest *d)
 static void do_modify_qp(struct th *t)
 {
 	/* masks of the transitions RESET->INIT->RTR->RTS, ERR, SQD, RESET */
+	/* qp_state for each of the masks below */
+	static const __u8 states[] = { 6, 1, 1, 2, 2, 3, 3, 3, 4, 3, 3, 3 };
 	static const __u32 masks[] = {
 		QPA_STATE,
 		QPA_STATE | QPA_PKEY_INDEX | QPA_PORT | QPA_ACCESS_FLAGS,
@@ -756,9 +831,12 @@ static void do_modify_qp(struct th *t)
 	struct ib_uverbs_modify_qp *m = &ex.base;
 
 	m->qp_handle = h_pick(t, H_QP);
-	m->attr_mask = pct(t, 85) ? masks[rn(t, ARRAY_SIZE(masks))] :
+	unsigned int k = rn(t, ARRAY_SIZE(masks));
+
+	m->attr_mask = pct(t, 85) ? masks[k] :
 		       (__u32)rnd(t) & (pct(t, 50) ? 0x3fffff : ~0u);
-	m->qp_state = pct(t, 90) ? rn(t, 7) : rn(t, 256);
+	m->qp_state = pct(t, 70) ? states[k] :
+		      (pct(t, 90) ? rn(t, 7) : rn(t, 256));
 	m->cur_qp_state = rn(t, 7);
 	m->path_mtu = pct(t, 90) ? 1 + rn(t, 5) : rn(t, 256);
 	m->path_mig_state = rn(t, 3);
@@ -988,7 +1066,7 @@ static void do_random_write(struct th *t)
 	hdr.out_words = rn(t, 64);
 	memcpy(buf, &hdr, sizeof(hdr));
 	memcpy((char *)buf + sizeof(hdr), body, len);
-	cur_what[t->id] = "RANDOM_WRITE";
+	begin(t, "RANDOM_WRITE");
 	r = write(g_fd, buf, sizeof(hdr) + len);
 	done(t, "RANDOM_WRITE", r);
 }
@@ -1050,7 +1128,7 @@ static int io_send(struct th *t, const char *what, struct ib_uverbs_ioctl_hdr *h
 		h->reserved1 = rnd(t);
 	if (pct(t, 2))
 		h->driver_id = rn(t, 32);
-	cur_what[t->id] = what;
+	begin(t, what);
 	r = ioctl(g_fd, RDMA_VERBS_IOCTL, h);
 	return done(t, what, r);
 }
@@ -1075,7 +1153,7 @@ static void io_create_cq(struct th *t)
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_CQ,
 						UVERBS_METHOD_CQ_CREATE);
 	struct rxe_create_cq_resp *d = (void *)t->resp;
-	__u32 cqe_out = 0;
+	__u32 *cqe_out = scr(t, 4);
 	int ch = pick_efd(t);
 
 	if (h_full(H_CQ))
@@ -1086,7 +1164,7 @@ static void io_create_cq(struct th *t)
 	io_attr(h, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8, rnd(t));
 	io_attr(h, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, pct(t, 90) ? 0 : rn(t, 4));
 	io_attr(h, UVERBS_ATTR_CREATE_CQ_FLAGS, 8, pct(t, 90) ? 0 : rn(t, 8));
-	io_attr(h, UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, PTR(&cqe_out));
+	io_attr(h, UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, PTR(cqe_out));
 	if (ch >= 0 && pct(t, 30))
 		io_attr(h, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, 0, ch);
 	if (ch >= 0 && pct(t, 20))
@@ -1105,19 +1183,20 @@ static void io_create_qp(struct th *t)
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_QP,
 						UVERBS_METHOD_QP_CREATE);
 	struct rxe_create_qp_resp *d = (void *)t->resp;
-	struct ib_uverbs_qp_cap cap, rcap;
+	struct ib_uverbs_qp_cap *cap = scr(t, sizeof(*cap));
+	struct ib_uverbs_qp_cap *rcap = scr(t, sizeof(*rcap));
 	struct ib_uverbs_create_qp c = { 0 };
-	__u32 qpn;
+	__u32 *qpn = scr(t, 4);
 
 	if (h_full(H_QP))
 		return;
 	memset(d, 0, sizeof(*d));
 	create_qp_fields(t, &c);
-	cap.max_send_wr = c.max_send_wr;
-	cap.max_recv_wr = c.max_recv_wr;
-	cap.max_send_sge = c.max_send_sge;
-	cap.max_recv_sge = c.max_recv_sge;
-	cap.max_inline_data = c.max_inline_data;
+	cap->max_send_wr = c.max_send_wr;
+	cap->max_recv_wr = c.max_recv_wr;
+	cap->max_send_sge = c.max_send_sge;
+	cap->max_recv_sge = c.max_recv_sge;
+	cap->max_inline_data = c.max_inline_data;
 	io_attr(h, UVERBS_ATTR_CREATE_QP_HANDLE, 0, 0);
 	io_attr(h, UVERBS_ATTR_CREATE_QP_PD_HANDLE, 0, c.pd_handle);
 	io_attr(h, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, 0, c.send_cq_handle);
@@ -1125,12 +1204,12 @@ static void io_create_qp(struct th *t)
 	if (c.is_srq)
 		io_attr(h, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, 0, c.srq_handle);
 	io_attr(h, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 8, c.user_handle);
-	io_attr(h, UVERBS_ATTR_CREATE_QP_CAP, sizeof(cap), PTR(&cap));
+	io_attr(h, UVERBS_ATTR_CREATE_QP_CAP, sizeof(*cap), PTR(cap));
 	io_attr(h, UVERBS_ATTR_CREATE_QP_TYPE, 8, c.qp_type);
 	io_attr(h, UVERBS_ATTR_CREATE_QP_FLAGS, 8,
 		pct(t, 90) ? 0 : 1ULL << rn(t, 32));
-	io_attr(h, UVERBS_ATTR_CREATE_QP_RESP_CAP, sizeof(rcap), PTR(&rcap));
-	io_attr(h, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, 4, PTR(&qpn));
+	io_attr(h, UVERBS_ATTR_CREATE_QP_RESP_CAP, sizeof(*rcap), PTR(rcap));
+	io_attr(h, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, 4, PTR(qpn));
 	if (pct(t, 95))
 		io_attr(h, UVERBS_ATTR_UHW_OUT, sizeof(*d), PTR(d));
 	if (!io_send(t, "IOCTL_QP_CREATE", h) && h->num_attrs) {
@@ -1146,7 +1225,7 @@ static void io_create_srq(struct th *t)
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_SRQ,
 						UVERBS_METHOD_SRQ_CREATE);
 	struct rxe_create_srq_resp *d = (void *)t->resp;
-	__u32 o_wr, o_sge, o_num;
+	__u32 *o_wr = scr(t, 4), *o_sge = scr(t, 4), *o_num = scr(t, 4);
 
 	if (h_full(H_SRQ))
 		return;
@@ -1159,9 +1238,9 @@ static void io_create_srq(struct th *t)
 	io_attr(h, UVERBS_ATTR_CREATE_SRQ_LIMIT, 4, rn(t, 4));
 	io_attr(h, UVERBS_ATTR_CREATE_SRQ_TYPE, 8,
 		pct(t, 90) ? IB_UVERBS_SRQT_BASIC : rn(t, 8));
-	io_attr(h, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, 4, PTR(&o_wr));
-	io_attr(h, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, 4, PTR(&o_sge));
-	io_attr(h, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM, 4, PTR(&o_num));
+	io_attr(h, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, 4, PTR(o_wr));
+	io_attr(h, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, 4, PTR(o_sge));
+	io_attr(h, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM, 4, PTR(o_num));
 	if (pct(t, 95))
 		io_attr(h, UVERBS_ATTR_UHW_OUT, sizeof(*d), PTR(d));
 	if (!io_send(t, "IOCTL_SRQ_CREATE", h) && h->num_attrs) {
@@ -1174,13 +1253,13 @@ static void io_query(struct th *t)
 {
 	struct io r;
 	struct ib_uverbs_ioctl_hdr *h;
-	__u32 a = 0, b = 0;
-	__u64 c = 0;
+	__u32 *a = scr(t, 4), *b = scr(t, 4);
+	__u64 *c = scr(t, 8);
 
 	switch (rn(t, 7)) {
 	case 0:
 		h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
-		io_attr(h, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1,
+		io_attr(h, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8,
 			pct(t, 90) ? 1 : rn(t, 256));
 		io_attr(h, UVERBS_ATTR_QUERY_PORT_RESP,
 			sizeof(struct ib_uverbs_query_port_resp_ex), PTR(t->resp));
@@ -1188,15 +1267,15 @@ static void io_query(struct th *t)
 		break;
 	case 1:
 		h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
-		io_attr(h, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, 4, PTR(&a));
-		io_attr(h, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, 8, PTR(&c));
+		io_attr(h, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, 4, PTR(a));
+		io_attr(h, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, 8, PTR(c));
 		io_send(t, "IOCTL_QUERY_CONTEXT", h);
 		break;
 	case 2:
 		h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
 		io_attr(h, UVERBS_ATTR_INFO_OBJECT_ID, 8,
 			pct(t, 90) ? rn(t, UVERBS_OBJECT_ASYNC_EVENT + 1) : rnd(t));
-		io_attr(h, UVERBS_ATTR_INFO_TOTAL_HANDLES, 4, PTR(&a));
+		io_attr(h, UVERBS_ATTR_INFO_TOTAL_HANDLES, 4, PTR(a));
 		io_attr(h, UVERBS_ATTR_INFO_HANDLES_LIST, 4 * (1 + rn(t, 128)),
 			PTR(t->resp));
 		io_send(t, "IOCTL_INFO_HANDLES", h);
@@ -1212,17 +1291,17 @@ static void io_query(struct th *t)
 			sizeof(struct ib_uverbs_gid_entry) * (1 + rn(t, 16)),
 			PTR(t->resp));
 		io_attr(h, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8,
-			PTR(&c));
+			PTR(c));
 		io_send(t, "IOCTL_QUERY_GID_TABLE", h);
 		break;
 	case 4:
 		h = io_init(&r, UVERBS_OBJECT_DEVICE,
 			    UVERBS_METHOD_QUERY_GID_ENTRY);
-		io_attr(h, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 4,
+		io_attr(h, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 8,
 			pct(t, 90) ? 1 : rn(t, 256));
-		io_attr(h, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 4,
+		io_attr(h, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 8,
 			pct(t, 90) ? rn(t, 4) : rnd(t));
-		io_attr(h, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 4, 0);
+		io_attr(h, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 8, 0);
 		io_attr(h, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
 			sizeof(struct ib_uverbs_gid_entry), PTR(t->resp));
 		io_send(t, "IOCTL_QUERY_GID_ENTRY", h);
@@ -1230,21 +1309,23 @@ static void io_query(struct th *t)
 	case 5:
 		h = io_init(&r, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
 		io_attr(h, UVERBS_ATTR_QUERY_MR_HANDLE, 0, h_pick(t, H_MR));
-		io_attr(h, UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4, PTR(&a));
-		io_attr(h, UVERBS_ATTR_QUERY_MR_RESP_RKEY, 4, PTR(&b));
-		io_attr(h, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, 8, PTR(&c));
+		io_attr(h, UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4, PTR(a));
+		io_attr(h, UVERBS_ATTR_QUERY_MR_RESP_RKEY, 4, PTR(b));
+		io_attr(h, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, 8, PTR(c));
 		io_send(t, "IOCTL_QUERY_MR", h);
 		break;
 	default:
 		/* a write() command through the ioctl path */
 		h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 		{
-			struct ib_uverbs_query_port q = { .port_num = 1 };
+			struct ib_uverbs_query_port *q = scr(t, sizeof(*q));
+
+			q->port_num = 1;
 
 			io_attr(h, UVERBS_ATTR_WRITE_CMD, 8,
 				pct(t, 80) ? IB_USER_VERBS_CMD_QUERY_PORT :
 					     rn(t, 64));
-			io_attr(h, UVERBS_ATTR_CORE_IN, sizeof(q), PTR(&q));
+			io_attr(h, UVERBS_ATTR_CORE_IN, sizeof(*q), PTR(q));
 			io_attr(h, UVERBS_ATTR_CORE_OUT,
 				sizeof(struct ib_uverbs_query_port_resp),
 				PTR(t->resp));
@@ -1259,7 +1340,7 @@ static void io_dmabuf_mr(struct th *t)
 	struct io r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_MR,
 						UVERBS_METHOD_REG_DMABUF_MR);
-	__u32 lkey, rkey;
+	__u32 *lkey = scr(t, 4), *rkey = scr(t, 4);
 	__u64 start, len;
 
 	if (h_full(H_MR))
@@ -1273,8 +1354,8 @@ static void io_dmabuf_mr(struct th *t)
 	/* the device fd is no dma-buf: a failure either way */
 	io_attr(h, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, pct(t, 50) ? (__u32)g_fd : rn(t, 64));
 	io_attr(h, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4, access_flags(t));
-	io_attr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 4, PTR(&lkey));
-	io_attr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, PTR(&rkey));
+	io_attr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 4, PTR(lkey));
+	io_attr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, PTR(rkey));
 	if (!io_send(t, "IOCTL_REG_DMABUF_MR", h) && h->num_attrs)
 		h_add(H_MR, (uint32_t)h->attrs[0].data);
 }
@@ -1311,7 +1392,7 @@ static void do_read_event(struct th *t)
 
 	if (fd < 0)
 		return;
-	cur_what[t->id] = "READ_EVENT";
+	begin(t, "READ_EVENT");
 	r = read(fd, ev, pct(t, 90) ? sizeof(ev) : rn(t, sizeof(ev)));
 	done(t, "READ_EVENT", r);
 }
@@ -1339,7 +1420,7 @@ static void do_mmap(struct th *t)
 	prot = pct(t, 80) ? PROT_READ | PROT_WRITE :
 	       (int[]){ PROT_READ, PROT_WRITE, PROT_EXEC, PROT_NONE }[rn(t, 4)];
 	flags = pct(t, 85) ? MAP_SHARED : MAP_PRIVATE;
-	cur_what[t->id] = "MMAP";
+	begin(t, "MMAP");
 	p = mmap(NULL, len, prot, flags, g_fd, off);
 	r = p == MAP_FAILED ? -1 : 0;
 	done(t, "MMAP", r);
@@ -1365,7 +1446,7 @@ static void do_reopen(struct th *t)
 		return;
 	}
 	pthread_mutex_lock(&lock);
-	cur_what[t->id] = "REOPEN";
+	begin(t, "REOPEN");
 	done(t, "REOPEN", dup2(nfd, g_fd));
 	close(nfd);
 	memset(tab, 0, sizeof(tab));
@@ -1441,43 +1522,50 @@ static void io_async_alloc(struct th *t)
 	}
 }
 
+/*
+ * Weights per thread.  Thread 0 creates, thread 1 mostly uses and
+ * destroys.  Creating objects (vmalloc'ed rings, pinned pages) costs
+ * milliseconds under emulation where a cheap call costs tens of
+ * microseconds, so creation and destruction are a small share; the bulk
+ * is calls on live objects and malformed calls.
+ */
 static const struct op ops[] = {
-	{ do_query_device,	{ 3, 2 } },
-	{ do_query_port,	{ 3, 2 } },
+	{ do_query_device,	{ 5, 4 } },
+	{ do_query_port,	{ 5, 4 } },
 	{ do_get_context,	{ 1, 1 } },
-	{ do_alloc_pd,		{ 6, 2 } },
-	{ do_dealloc_pd,	{ 2, 4 } },
-	{ do_reg_mr,		{ 6, 2 } },
-	{ do_rereg_mr,		{ 2, 2 } },
-	{ do_dereg_mr,		{ 2, 4 } },
-	{ do_alloc_mw,		{ 3, 1 } },
-	{ do_dealloc_mw,	{ 1, 3 } },
+	{ do_alloc_pd,		{ 3, 1 } },
+	{ do_dealloc_pd,	{ 1, 2 } },
+	{ do_reg_mr,		{ 2, 1 } },
+	{ do_rereg_mr,		{ 1, 1 } },
+	{ do_dereg_mr,		{ 1, 2 } },
+	{ do_alloc_mw,		{ 2, 1 } },
+	{ do_dealloc_mw,	{ 1, 2 } },
 	{ do_comp_channel,	{ 1, 0 } },
-	{ do_create_cq,		{ 6, 2 } },
-	{ do_destroy_cq,	{ 2, 4 } },
-	{ do_resize_cq,		{ 2, 2 } },
-	{ do_poll_cq,		{ 4, 4 } },
-	{ do_notify_cq,		{ 3, 3 } },
-	{ do_create_qp,		{ 6, 2 } },
-	{ do_destroy_qp,	{ 2, 4 } },
-	{ do_query_qp,		{ 3, 3 } },
-	{ do_modify_qp,		{ 10, 6 } },
-	{ do_create_srq,	{ 3, 1 } },
-	{ do_modify_srq,	{ 2, 2 } },
-	{ do_query_srq,		{ 2, 2 } },
-	{ do_destroy_srq,	{ 1, 3 } },
-	{ do_create_ah,		{ 3, 1 } },
-	{ do_destroy_ah,	{ 1, 3 } },
-	{ do_mcast,		{ 2, 2 } },
-	{ do_post,		{ 6, 6 } },
-	{ do_random_write,	{ 4, 4 } },
-	{ io_create_any,	{ 4, 2 } },
-	{ io_destroy_any,	{ 2, 4 } },
-	{ io_query,		{ 5, 5 } },
-	{ io_random,		{ 4, 4 } },
+	{ do_create_cq,		{ 2, 1 } },
+	{ do_destroy_cq,	{ 1, 2 } },
+	{ do_resize_cq,		{ 1, 1 } },
+	{ do_poll_cq,		{ 8, 8 } },
+	{ do_notify_cq,		{ 6, 6 } },
+	{ do_create_qp,		{ 2, 1 } },
+	{ do_destroy_qp,	{ 1, 2 } },
+	{ do_query_qp,		{ 6, 6 } },
+	{ do_modify_qp,		{ 14, 10 } },
+	{ do_create_srq,	{ 1, 0 } },
+	{ do_modify_srq,	{ 1, 1 } },
+	{ do_query_srq,		{ 4, 4 } },
+	{ do_destroy_srq,	{ 1, 1 } },
+	{ do_create_ah,		{ 2, 1 } },
+	{ do_destroy_ah,	{ 1, 2 } },
+	{ do_mcast,		{ 1, 1 } },
+	{ do_post,		{ 8, 8 } },
+	{ do_random_write,	{ 10, 10 } },
+	{ io_create_any,	{ 1, 1 } },
+	{ io_destroy_any,	{ 1, 2 } },
+	{ io_query,		{ 8, 8 } },
+	{ io_random,		{ 10, 10 } },
 	{ io_async_alloc,	{ 1, 0 } },
-	{ do_read_event,	{ 2, 0 } },
-	{ do_mmap,		{ 3, 3 } },
+	{ do_read_event,	{ 4, 0 } },
+	{ do_mmap,		{ 2, 2 } },
 };
 
 static unsigned int wsum[2];
@@ -1542,6 +1630,8 @@ int main(int argc, char **argv)
 			dev_path = argv[++i];
 		else if (!strcmp(argv[i], "--trace"))
 			trace = 1;
+		else if (!strcmp(argv[i], "--stats"))
+			stats = 1;
 		else {
 			fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--calls N] [--threads 1|2] [--dev PATH] [--trace]\n");
 			return 1;
@@ -1558,6 +1648,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(mrbuf, 0x5a, MRBUF_LEN);
+	for (i = 0; i < nthreads; i++) {
+		th[i].resp = mmap(NULL, RESP_LEN, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (th[i].resp == MAP_FAILED) {
+			perror("uverbs_fuzz: mmap");
+			return 1;
+		}
+	}
 	g_fd = open(dev_path, O_RDWR | O_CLOEXEC);
 	if (g_fd < 0) {
 		fprintf(stderr, "uverbs_fuzz: %s: %s\n", dev_path, strerror(errno));
@@ -1606,6 +1704,12 @@ int main(int argc, char **argv)
 	}
 	printf("uverbs_fuzz seed=%llu calls=%lu ok=%lu errno_top=%s\n", seed,
 	       total, ok, top[0] ? top : "-");
+	for (i = 0; stats && i < nthreads; i++) {
+		for (e = 0; e < SMAX && st[i][e].what; e++)
+			fprintf(stderr, "T%d %-24s n=%-8lu ok=%-8lu us/call=%.1f\n",
+				i, st[i][e].what, st[i][e].n, st[i][e].ok,
+				1e6 * st[i][e].secs / st[i][e].n);
+	}
 	close(g_fd);
 	return 0;
 }

@@ -18,6 +18,7 @@
  *
  *   uverbs_fuzz [--seed N] [--calls N] [--threads 1|2]
  *               [--dev /dev/infiniband/uverbsN] [--trace] [--stats]
+ *               [--skip do_mcast,io_random,...] [--case mcast-twice]
  *
  * --threads 2 (default): a second thread with its own random stream works
  * on the same fd and the same handle table, mostly destroying and using
@@ -37,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +93,7 @@
 
 struct th {
 	int id;
+	int exact;		/* --case: no mutation, every pct() false */
 	uint64_t rs;
 	unsigned long calls, ok, target;
 	unsigned long err[256];
@@ -133,7 +136,7 @@ static uint32_t rn(struct th *t, uint32_t n)	/* 0 .. n-1 */
 
 static int pct(struct th *t, unsigned int p)	/* true p% of the time */
 {
-	return rn(t, 100) < p;
+	return !t->exact && rn(t, 100) < p;
 }
 
 /* A value near a valid one: mostly itself, else a little off or extreme. */
@@ -1429,6 +1432,83 @@ static void do_mmap(struct th *t)
 }
 
 /*
+ * Scribble on a ring the driver shares with us (the rings are user memory
+ * by design: the kernel must take nothing in them on trust), then kick the
+ * requester with a POST_SEND.  A fault on the mapping (there should be
+ * none while the device exists) is caught and counted, not fatal.
+ */
+static __thread sigjmp_buf ring_jmp;
+static __thread volatile int in_ring;
+
+static void ring_fault(int sig)
+{
+	if (in_ring)
+		siglongjmp(ring_jmp, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void do_ring(struct th *t)
+{
+	struct rxe_queue_buf *q;
+	__u32 size, elem, mask, n, i;
+	__u64 off;
+	void *p;
+
+	pthread_mutex_lock(&lock);
+	n = mm_n;
+	i = rn(t, n);
+	off = n ? mm[i].off : 0;
+	size = n ? mm[i].size : 0;
+	pthread_mutex_unlock(&lock);
+	if (!n || size < sizeof(*q))
+		return;
+	begin(t, "RING_MMAP");
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, g_fd, off);
+	done(t, "RING_MMAP", p == MAP_FAILED ? -1 : 0);
+	if (p == MAP_FAILED)
+		return;
+	q = p;
+	in_ring = 1;
+	if (sigsetjmp(ring_jmp, 1)) {
+		in_ring = 0;
+		done(t, "RING_FAULT", -1);
+		munmap(p, size);
+		return;
+	}
+	elem = q->log2_elem_size < 16 ? 1u << q->log2_elem_size : 64;
+	mask = q->index_mask;
+	for (i = 0; i < 1 + rn(t, 4); i++) {
+		switch (rn(t, 8)) {
+		case 0: q->producer_index += 1 + rn(t, 4); break;
+		case 1: q->consumer_index += 1 + rn(t, 4); break;
+		case 2: q->producer_index = rnd(t); break;
+		case 3: q->consumer_index = rnd(t); break;
+		case 4: q->index_mask = rnd(t); break;
+		case 5: q->log2_elem_size = rn(t, 64); break;
+		default: {
+			/* random bytes in one element of the data area */
+			size_t at = (size_t)(rn(t, mask + 1) & mask) * elem;
+			__u32 k, len = elem < 256 ? elem : 256;
+
+			if (sizeof(*q) + at + len > size)
+				break;
+			for (k = 0; k < len; k += 8) {
+				__u64 v = pct(t, 50) ? rn(t, 256) : rnd(t);
+
+				memcpy(q->data + at + k, &v,
+				       len - k < 8 ? len - k : 8);
+			}
+			break;
+		}
+		}
+	}
+	in_ring = 0;
+	munmap(p, size);
+	do_post(t);
+}
+
+/*
  * Swap a fresh open of the device in under g_fd, while the other thread
  * may be inside a call on the old file: the old file is released when
  * that call drops its reference.  Then close every fd but stdio and the
@@ -1469,8 +1549,10 @@ static void do_reopen(struct th *t)
 
 struct op {
 	void (*fn)(struct th *t);
+	const char *name;
 	unsigned int w[2];	/* weight for thread 0, thread 1 */
 };
+#define OP(fn, w0, w1) { fn, #fn, { w0, w1 } }
 
 static void io_destroy_any(struct th *t)
 {
@@ -1529,43 +1611,44 @@ static void io_async_alloc(struct th *t)
  * microseconds, so creation and destruction are a small share; the bulk
  * is calls on live objects and malformed calls.
  */
-static const struct op ops[] = {
-	{ do_query_device,	{ 5, 4 } },
-	{ do_query_port,	{ 5, 4 } },
-	{ do_get_context,	{ 1, 1 } },
-	{ do_alloc_pd,		{ 3, 1 } },
-	{ do_dealloc_pd,	{ 1, 2 } },
-	{ do_reg_mr,		{ 2, 1 } },
-	{ do_rereg_mr,		{ 1, 1 } },
-	{ do_dereg_mr,		{ 1, 2 } },
-	{ do_alloc_mw,		{ 2, 1 } },
-	{ do_dealloc_mw,	{ 1, 2 } },
-	{ do_comp_channel,	{ 1, 0 } },
-	{ do_create_cq,		{ 2, 1 } },
-	{ do_destroy_cq,	{ 1, 2 } },
-	{ do_resize_cq,		{ 1, 1 } },
-	{ do_poll_cq,		{ 8, 8 } },
-	{ do_notify_cq,		{ 6, 6 } },
-	{ do_create_qp,		{ 2, 1 } },
-	{ do_destroy_qp,	{ 1, 2 } },
-	{ do_query_qp,		{ 6, 6 } },
-	{ do_modify_qp,		{ 14, 10 } },
-	{ do_create_srq,	{ 1, 0 } },
-	{ do_modify_srq,	{ 1, 1 } },
-	{ do_query_srq,		{ 4, 4 } },
-	{ do_destroy_srq,	{ 1, 1 } },
-	{ do_create_ah,		{ 2, 1 } },
-	{ do_destroy_ah,	{ 1, 2 } },
-	{ do_mcast,		{ 1, 1 } },
-	{ do_post,		{ 8, 8 } },
-	{ do_random_write,	{ 10, 10 } },
-	{ io_create_any,	{ 1, 1 } },
-	{ io_destroy_any,	{ 1, 2 } },
-	{ io_query,		{ 8, 8 } },
-	{ io_random,		{ 10, 10 } },
-	{ io_async_alloc,	{ 1, 0 } },
-	{ do_read_event,	{ 4, 0 } },
-	{ do_mmap,		{ 2, 2 } },
+static struct op ops[] = {
+	OP(do_query_device, 5, 4),
+	OP(do_query_port, 5, 4),
+	OP(do_get_context, 1, 1),
+	OP(do_alloc_pd, 3, 1),
+	OP(do_dealloc_pd, 1, 2),
+	OP(do_reg_mr, 2, 1),
+	OP(do_rereg_mr, 1, 1),
+	OP(do_dereg_mr, 1, 2),
+	OP(do_alloc_mw, 2, 1),
+	OP(do_dealloc_mw, 1, 2),
+	OP(do_comp_channel, 1, 0),
+	OP(do_create_cq, 2, 1),
+	OP(do_destroy_cq, 1, 2),
+	OP(do_resize_cq, 1, 1),
+	OP(do_poll_cq, 8, 8),
+	OP(do_notify_cq, 6, 6),
+	OP(do_create_qp, 2, 1),
+	OP(do_destroy_qp, 1, 2),
+	OP(do_query_qp, 6, 6),
+	OP(do_modify_qp, 14, 10),
+	OP(do_create_srq, 1, 0),
+	OP(do_modify_srq, 1, 1),
+	OP(do_query_srq, 4, 4),
+	OP(do_destroy_srq, 1, 1),
+	OP(do_create_ah, 2, 1),
+	OP(do_destroy_ah, 1, 2),
+	OP(do_mcast, 1, 1),
+	OP(do_post, 8, 8),
+	OP(do_random_write, 10, 10),
+	OP(io_create_any, 1, 1),
+	OP(io_destroy_any, 1, 2),
+	OP(io_query, 8, 8),
+	OP(io_random, 10, 10),
+	OP(io_async_alloc, 1, 0),
+	OP(do_read_event, 4, 0),
+	OP(do_mmap, 2, 2),
+	OP(do_ring, 1, 1),
 };
 
 static unsigned int wsum[2];
@@ -1595,6 +1678,58 @@ static void *run(void *arg)
 	return NULL;
 }
 
+/*
+ * --case mcast-twice: what the fuzzer found on the in-tree 6.1 stack,
+ * replayed exactly.  A UD QP is attached to one group twice, with two
+ * different MLIDs (RoCE ignores the MLID, uverbs keeps one entry per gid
+ * and MLID), then the file is closed with everything still in place.
+ * Prints "mcast_twice attach=R1,R2" and leaves the checking to the caller
+ * (rdma res, kernel log).
+ */
+static int case_mcast_twice(struct th *t)
+{
+	struct ib_uverbs_alloc_pd pd = { 0 };
+	struct ib_uverbs_create_cq cq = { 0 };
+	struct ib_uverbs_create_qp qp = { 0 };
+	struct ib_uverbs_attach_mcast mc = { .gid = { 0xff, 0x0e, [15] = 1 } };
+	__u32 pdh, cqh;
+	int r1, r2, rq;
+
+	t->exact = 1;
+	do_get_context(t);
+	if (wcmd(t, "ALLOC_PD", IB_USER_VERBS_CMD_ALLOC_PD, &pd, sizeof(pd),
+		 sizeof(struct ib_uverbs_alloc_pd_resp), 1))
+		return 1;
+	pdh = RESP(t, struct ib_uverbs_alloc_pd_resp)->pd_handle;
+	cq.cqe = 4;
+	cq.comp_channel = -1;
+	if (wcmd(t, "CREATE_CQ", IB_USER_VERBS_CMD_CREATE_CQ, &cq, sizeof(cq),
+		 sizeof(struct ib_uverbs_create_cq_resp) +
+			 sizeof(struct rxe_create_cq_resp), 1))
+		return 1;
+	cqh = RESP(t, struct ib_uverbs_create_cq_resp)->cq_handle;
+	qp.pd_handle = pdh;
+	qp.send_cq_handle = qp.recv_cq_handle = cqh;
+	qp.max_send_wr = qp.max_recv_wr = 1;
+	qp.max_send_sge = qp.max_recv_sge = 1;
+	qp.qp_type = IB_UVERBS_QPT_UD;
+	rq = wcmd(t, "CREATE_QP", IB_USER_VERBS_CMD_CREATE_QP, &qp, sizeof(qp),
+		  sizeof(struct ib_uverbs_create_qp_resp) +
+			  sizeof(struct rxe_create_qp_resp), 1);
+	if (rq)
+		return 1;
+	mc.qp_handle = RESP(t, struct ib_uverbs_create_qp_resp)->qp_handle;
+	mc.mlid = 0;
+	r1 = wcmd(t, "ATTACH_MCAST", IB_USER_VERBS_CMD_ATTACH_MCAST, &mc,
+		  sizeof(mc), 0, 0) ? errno : 0;
+	mc.mlid = 1;
+	r2 = wcmd(t, "ATTACH_MCAST", IB_USER_VERBS_CMD_ATTACH_MCAST, &mc,
+		  sizeof(mc), 0, 0) ? errno : 0;
+	printf("mcast_twice attach=%s,%s\n", r1 ? strerrorname_np(r1) : "OK",
+	       r2 ? strerrorname_np(r2) : "OK");
+	return 0;
+}
+
 static unsigned long last_progress[2];
 
 static void watchdog(int sig)
@@ -1614,6 +1749,7 @@ int main(int argc, char **argv)
 {
 	unsigned long long seed = 1, calls = 100000;
 	int nthreads = 2, i, e;
+	const char *skip = "", *kase = NULL;
 	static struct th th[2];
 	pthread_t tid;
 	unsigned long total = 0, ok = 0, errs[256] = { 0 };
@@ -1632,8 +1768,12 @@ int main(int argc, char **argv)
 			trace = 1;
 		else if (!strcmp(argv[i], "--stats"))
 			stats = 1;
+		else if (!strcmp(argv[i], "--skip") && i + 1 < argc)
+			skip = argv[++i];
+		else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+			kase = argv[++i];
 		else {
-			fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--calls N] [--threads 1|2] [--dev PATH] [--trace]\n");
+			fprintf(stderr, "usage: uverbs_fuzz [--seed N] [--calls N] [--threads 1|2] [--dev PATH] [--trace] [--stats] [--skip OPS] [--case NAME]\n");
 			return 1;
 		}
 	}
@@ -1664,8 +1804,16 @@ int main(int argc, char **argv)
 	/* a SIGPIPE or a SIGBUS would be a finding too, but is not ours to die of */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGALRM, watchdog);
+	signal(SIGBUS, ring_fault);
+	signal(SIGSEGV, ring_fault);
 	alarm(120);
 	for (i = 0; i < (int)ARRAY_SIZE(ops); i++) {
+		/* --skip do_mcast,io_random: leave kinds out, to narrow a finding */
+		const char *m = strstr(skip, ops[i].name);
+		size_t l = strlen(ops[i].name);
+
+		if (m && (m == skip || m[-1] == ',') && (!m[l] || m[l] == ','))
+			ops[i].w[0] = ops[i].w[1] = 0;
 		wsum[0] += ops[i].w[0];
 		wsum[1] += ops[i].w[1];
 	}
@@ -1673,6 +1821,15 @@ int main(int argc, char **argv)
 		th[i].id = i;
 		th[i].rs = seed * 0x100000001b3ULL + i;
 		th[i].target = calls / nthreads + (i == 0 ? calls % nthreads : 0);
+	}
+	if (kase) {
+		if (strcmp(kase, "mcast-twice")) {
+			fprintf(stderr, "uverbs_fuzz: cases: mcast-twice\n");
+			return 1;
+		}
+		e = case_mcast_twice(&th[0]);
+		close(g_fd);
+		return e;
 	}
 	do_get_context(&th[0]);
 	if (nthreads == 2 && pthread_create(&tid, NULL, run, &th[1])) {

@@ -52,6 +52,17 @@ res_summary() { rdma res show $DEV | sed 's/^[0-9]*: [a-z0-9]*: //'; }
 before=$(res_summary)
 echo "# rdma res before: $before"
 
+# --- what the fuzzer found, replayed --------------------------------------------
+# A UD QP attached to one group twice (MLIDs 0 and 1), then close(): the
+# in-tree 6.1 stack counts two attachments in the QP's usecnt but its rxe
+# detaches only once, so the QP, its CQ and PD can never be destroyed
+# (WARNING in uverbs_destroy_ufile_hw, objects left in `rdma res`, the
+# module refuses to unload cleanly).  Ours must leave nothing.
+t_eq "mcast: a QP attached twice to one group, then close()" \
+	"mcast_twice attach=OK,OK" "$FUZZ" --dev "$UV" --case mcast-twice
+wait_until 5 test "$(res_summary)" = "$before"
+t_eq "mcast: rdma res back after the close" "$before" res_summary
+
 # --- the fuzzing --------------------------------------------------------------
 per=$((TOTAL / SEEDS))
 calls=0 ok=0 t0=$(date +%s)

@@ -1461,7 +1461,8 @@ static void do_ring(struct th *t)
 	off = n ? mm[i].off : 0;
 	size = n ? mm[i].size : 0;
 	pthread_mutex_unlock(&lock);
-	if (!n || size < sizeof(*q))
+	/* mapping a ring costs per page: the small ones only */
+	if (!n || size < sizeof(*q) || size > 16 * page_size)
 		return;
 	begin(t, "RING_MMAP");
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, g_fd, off);

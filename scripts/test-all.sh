@@ -114,6 +114,7 @@ datapath_lanes() # LOG_SUFFIX ABI
 }
 
 make -s -C tests/vm
+make -s -C tests/fuzz
 
 # ---- Kernel 6.1: every suite. ----------------------------------------------
 export OOT_KERNEL=6.1 OOT_MODULES=${modules[6.1]:-/nonexistent}
@@ -139,6 +140,13 @@ kselftests()
 			--out build/test-logs/kselftests -- tests/vm/kselftests.sh
 }
 suite vm-kselftests-ours kselftests
+
+# The uverbs fuzzer (tests/fuzz): 1,000,000 write()/ioctl() calls over 8
+# seeds, two racing threads each, half as nobody, on ours; then the device
+# still works, `rdma res` is back, the modules unload, the log is clean.
+# (Stock is run by hand: testing.md has its figures.)
+suite vm-fuzz-uverbs-ours scripts/vm-run.sh --stack ours --name fuzz-uverbs \
+	--out build/test-logs/fuzz-uverbs -- tests/vm/fuzz_uverbs.sh
 
 # The connection manager: the rdma-core tools on one guest on both stacks,
 # then their checks side by side; then the CM between two guests, ours

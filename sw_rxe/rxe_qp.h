@@ -301,7 +301,7 @@ u8 rxe_qp_transport(const struct rxe_qp *qp);
 
 /*
  * The queue's new length, or 0 when it was full: then @skb is dropped
- * and counted in the device's rcv_drops.
+ * and counted in the hw counter rcvd_queue_drops.
  *
  * Also 0 when @consumer, the task that empties @q, is stopped (RESET, a
  * destroy): nothing would take the packet, and a request skb from this
@@ -327,7 +327,7 @@ static inline u32 rxe_pkt_enqueue(struct rxe_qp *qp, struct sk_buff_head *q,
 	spin_unlock_bh(&q->lock);
 	if (unlikely(!len)) {
 		if (!stopped)
-			atomic_inc(&qp->rxe->rcv_drops);
+			rxe_counter_inc(qp->rxe, RXE_CNT_RCV_QUEUE_DROP);
 		kfree_skb(skb);
 	}
 	return len;

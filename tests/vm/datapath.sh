@@ -134,6 +134,16 @@ if [ "$OOT_STACK" = ours ]; then
 		"mw2_reused_qpn first=success again=remote access error" \
 		/oot-src/tests/vm/bin/mw_reuse_probe "$G4"
 fi
+# A send CQ of cqe 1 and 32 signaled sends, never polled: 31 completions
+# are lost.  Ours raises IB_EVENT_CQ_ERR once for the overflow and counts
+# the lost ones (hw counter cq_overflow_drops); in-tree rxe raises one
+# event per lost completion, each allocated on the async file, and has no
+# such counter.
+timeout 120 /oot-src/tests/vm/bin/cq_flood_probe $DEV "$G4" >"$OUT/cq_flood_probe" 2>&1
+cq_want="cq_overflow events=1 dropped_counter=31"
+[ "$OOT_STACK" = ours ] || cq_want="cq_overflow events=31 dropped_counter=none"
+t_eq "cq overflow: one CQ_ERR event, lost completions counted" "$cq_want" \
+	grep "^cq_overflow " "$OUT/cq_flood_probe"
 # Multicast attach by an unprivileged process: every attach succeeds, the
 # IGMP memberships it costs stay within igmp_max_memberships (20 here).
 # In-tree rxe joins at IP level for none of its groups.

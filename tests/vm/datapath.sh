@@ -128,8 +128,9 @@ done
 # A type 2 MW bound through a QP that was destroyed: a new QP that gets
 # the same QPN (after the allocator wraps, ~131000 QPs: about a minute
 # here) must not be reached through it.  Ours only: in-tree rxe holds a
-# reference on the QP instead.
-if [ "$OOT_STACK" = ours ]; then
+# reference on the QP instead.  On 6.1 only: nothing of it depends on the
+# kernel, and the minute is better spent elsewhere on 6.12.
+if [ "$OOT_STACK" = ours ] && [ "${OOT_KVER#6.1.}" != "$OOT_KVER" ]; then
 	t_eq "mw type 2: a QP reusing the bound QP's number is refused" \
 		"mw2_reused_qpn first=success again=remote access error" \
 		/oot-src/tests/vm/bin/mw_reuse_probe "$G4"

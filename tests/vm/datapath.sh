@@ -45,17 +45,6 @@ done
 echo "# GID index IPv4 ${G4:-none}, IPv6 link-local ${G6:-none}"
 t_run "IPv4 and IPv6 GIDs present" test -n "$G4" -a -n "$G6"
 
-# wait_listen: until something listens on the tools' TCP port (18515)
-wait_listen()
-{
-	local i
-	for i in $(seq 100); do
-		ss -Hltn 'sport = :18515' | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # pair NAME TIMEOUT SERVER-CMD... -- CLIENT-CMD...: run a server and its
 # client; passes when both exit 0.  Output in $OUT/NAME.{server,client}.
 pair()

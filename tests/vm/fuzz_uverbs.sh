@@ -98,15 +98,6 @@ t_run "at least $TOTAL calls made" test "$calls" -ge "$TOTAL"
 wait_until 10 test "$(res_summary)" = "$before"
 t_eq "rdma res: back to the counts before the fuzzing" "$before" res_summary
 
-wait_listen()
-{
-	local i
-	for i in $(seq 100); do
-		ss -Hltn 'sport = :18515' | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
 timeout 120 ibv_rc_pingpong -d $DEV -g "$G4" -n 1000 -c >"$OUT/pp.server" 2>&1 &
 spid=$!
 wait_listen

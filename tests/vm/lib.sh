@@ -81,6 +81,11 @@ wait_until() # SECONDS CMD...: poll CMD every 0.2 s until it succeeds
 	done
 }
 
+wait_listen() # until something listens on the verbs tools' TCP port, 18515
+{
+	wait_until 10 eval "ss -Hltn 'sport = :18515' | grep -q ."
+}
+
 # Unload the RDMA stack, consumers first; modules that are not loaded are
 # skipped (modprobe -r fails on those), so the same call serves both stacks.
 unload_rdma()

@@ -25,6 +25,7 @@
  *   order.  Prints "srq_resize other=fast|blocked first=E data=OK|BAD".
  */
 #include <infiniband/verbs.h>
+#include "probe.h"
 #include "rc_loop.h"
 #include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
@@ -54,28 +55,6 @@ static void die(const char *what)
 	fprintf(stderr, "modify_probe: %s failed (%s)\n", what,
 		strerror(errno));
 	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-/* One completion within @secs, or 0. */
-static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, double secs)
-{
-	double t0 = now();
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-	} while (now() - t0 < secs);
-	return 0;
 }
 
 static void open_dev(void)
@@ -158,7 +137,7 @@ static const char *wc_word(struct ibv_cq *cq, uint64_t id)
 {
 	struct ibv_wc wc;
 
-	if (!poll_one(cq, &wc, 1.0))
+	if (!probe_poll(cq, &wc, 1.0))
 		return "none";
 	if (wc.wr_id != id)
 		return "wrong_wr_id";
@@ -218,10 +197,10 @@ static int do_stale(void)
 	if (post_wr(a, IBV_WR_RDMA_WRITE, 1, mem, 64, mr->lkey,
 		    (uintptr_t)mem + 4096, mr->rkey ^ 0x5a5a00, 1))
 		die("post the bad write");
-	if (!poll_one(cq, &wc, 10.0) || wc.wr_id != 1 ||
+	if (!probe_poll(cq, &wc, 10.0) || wc.wr_id != 1 ||
 	    wc.status == IBV_WC_SUCCESS)
 		die("the bad write's error completion");
-	for (t0 = now(); qp_state(a) != IBV_QPS_ERR && now() - t0 < 2;)
+	for (t0 = probe_now(); qp_state(a) != IBV_QPS_ERR && probe_now() - t0 < 2;)
 		;
 
 	memset(&attr, 0, sizeof(attr));
@@ -256,9 +235,9 @@ static int do_stale(void)
 		if (post_recv(b, 4, mem + 4096, 64, mr->lkey) ||
 		    post_wr(a, IBV_WR_SEND, 5, mem, 64, mr->lkey, 0, 0, 1))
 			again = "post_failed";
-		else if (!poll_one(cq, &wc, 10.0) ||
+		else if (!probe_poll(cq, &wc, 10.0) ||
 			 wc.status != IBV_WC_SUCCESS ||
-			 !poll_one(cq, &wc, 10.0) ||
+			 !probe_poll(cq, &wc, 10.0) ||
 			 wc.status != IBV_WC_SUCCESS || mem[4096] != 'M')
 			again = "traffic_failed";
 	}
@@ -355,6 +334,25 @@ static long page_size;
 static int uffd;
 
 /* Resolves the first fault on the held page, UFFD_HOLD_SECS late. */
+/* Receives @first..@last-1 on @srq, wr_id i + 1, 64 bytes each at slot 16 + i. */
+static void post_srq_recvs(struct ibv_srq *srq, struct ibv_mr *mr, char *mem,
+			   int first, int last)
+{
+	int i;
+
+	for (i = first; i < last; i++) {
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)mem + 64 * (16 + i), .length = 64,
+			.lkey = mr->lkey,
+		};
+		struct ibv_recv_wr wr = { .wr_id = 1 + i, .sg_list = &sge,
+					  .num_sge = 1 }, *bad;
+
+		if (ibv_post_srq_recv(srq, &wr, &bad))
+			die("post srq recv");
+	}
+}
+
 static void *uffd_thread(void *arg)
 {
 	struct uffd_msg msg;
@@ -454,45 +452,25 @@ static int do_srq_resize(void)
 		die("UFFDIO_REGISTER");
 
 	/* receives 1..4 on SRQ 2 before its resize */
-	for (i = 0; i < 4; i++) {
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)mem + 64 * (16 + i), .length = 64,
-			.lkey = mr->lkey,
-		};
-		struct ibv_recv_wr wr = { .wr_id = 1 + i, .sg_list = &sge,
-					  .num_sge = 1 }, *bad;
-
-		if (ibv_post_srq_recv(srq2, &wr, &bad))
-			die("post srq recv");
-	}
+	post_srq_recvs(srq2, mr, mem, 0, 4);
 
 	slow.srq = srq1;
 	slow.answer = held;
 	pthread_create(&th_uffd, NULL, uffd_thread, NULL);
 	pthread_create(&th_slow, NULL, slow_resize_thread, &slow);
 	usleep(500000);		/* the slow one is in the kernel now */
-	t0 = now();
+	t0 = probe_now();
 	memset(&at, 0, sizeof(at));
 	at.max_wr = 32;
 	ret = ibv_modify_srq(srq2, &at, IBV_SRQ_MAX_WR);
-	other = now() - t0;
+	other = probe_now() - t0;
 	if (ret)
 		die("resize srq 2");
 	pthread_join(th_slow, NULL);
 	pthread_join(th_uffd, NULL);
 
 	/* receives 5..8 into the new ring, then 8 messages */
-	for (i = 4; i < 8; i++) {
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)mem + 64 * (16 + i), .length = 64,
-			.lkey = mr->lkey,
-		};
-		struct ibv_recv_wr wr = { .wr_id = 1 + i, .sg_list = &sge,
-					  .num_sge = 1 }, *bad;
-
-		if (ibv_post_srq_recv(srq2, &wr, &bad))
-			die("post srq recv");
-	}
+	post_srq_recvs(srq2, mr, mem, 4, 8);
 	for (i = 0; i < 8; i++) {
 		int got_recv = 0, got_send = 0;
 
@@ -501,7 +479,7 @@ static int do_srq_resize(void)
 			    mr->lkey, 0, 0, 1))
 			die("post send");
 		while (!(got_recv && got_send)) {
-			if (!poll_one(cq, &wc, 10.0)) {
+			if (!probe_poll(cq, &wc, 10.0)) {
 				data = "BAD";
 				break;
 			}

@@ -16,6 +16,7 @@
  * the number did not come back within the loop's bound.
  */
 #include <infiniband/verbs.h>
+#include "probe.h"
 #include "rc_loop.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,18 +30,13 @@ static void die(const char *what)
 	exit(1);
 }
 
+/* The next completion of @cq; no completion in 10 s ends the probe. */
 static struct ibv_wc poll_one(struct ibv_cq *cq)
 {
-	struct timespec t0, t;
-	struct ibv_wc wc = { .status = IBV_WC_GENERAL_ERR, .wr_id = ~0ULL };
+	struct ibv_wc wc;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		if (ibv_poll_cq(cq, 1, &wc))
-			return wc;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < 10);
-	die("a completion within 10 s");
+	if (!probe_poll(cq, &wc, 10))
+		die("a completion within 10 s");
 	return wc;
 }
 

@@ -20,6 +20,7 @@
  * y=same|changed" for the second receive's completion.
  */
 #include <infiniband/verbs.h>
+#include "probe.h"
 #include "rc_loop.h"
 #include <rdma/rdma_user_rxe.h>
 #include <stdatomic.h>
@@ -35,37 +36,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "srq_probe: %s failed\n", what);
 	exit(1);
-}
-
-/* The start addresses of this process's uverbs mappings, up to @max. */
-static int uverbs_maps(unsigned long *starts, int max)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0;
-
-	if (!f)
-		die("open /proc/self/maps");
-	while (fgets(line, sizeof(line), f) && n < max)
-		if (strstr(line, "/dev/infiniband/uverbs"))
-			starts[n++] = strtoul(line, NULL, 16);
-	fclose(f);
-	return n;
-}
-
-static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	struct timespec t0, t;
-	int n;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < 10);
-	return 0;
 }
 
 static int send_msg(struct ibv_qp *qp, struct ibv_mr *mr, char *src, char c)
@@ -112,6 +82,8 @@ int main(int argc, char **argv)
 		die("pd/cq");
 
 	nb = uverbs_maps(before, 64);
+	if (nb < 0)
+		die("read /proc/self/maps");
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
 
 	srq = ibv_create_srq(pd, &sa);
@@ -162,10 +134,10 @@ int main(int argc, char **argv)
 
 	if (ibv_post_srq_recv(srq, &rw, &rbad))
 		die("post srq recv");
-	if (send_msg(sqp, mr, src, 'F') || !poll_one(rcq, &wc) ||
+	if (send_msg(sqp, mr, src, 'F') || !probe_poll(rcq, &wc, 10) ||
 	    wc.wr_id != 1 || wc.status != IBV_WC_SUCCESS || x[0] != 'F')
 		die("the first message");
-	poll_one(scq, &wc);
+	probe_poll(scq, &wc, 10);
 
 	/* 2: num_sge 2 on an SRQ of max_sge 1, its one SGE on Y. */
 	memset(x, 0xaa, BUF_LEN);
@@ -189,7 +161,7 @@ int main(int argc, char **argv)
 
 	if (send_msg(sqp, mr, src, 'S'))
 		die("post the second send");
-	if (!poll_one(rcq, &wc)) {
+	if (!probe_poll(rcq, &wc, 10)) {
 		printf("srq_oversized_wqe no completion x=%s y=%s\n",
 		       x[0] == (char)0xaa ? "same" : "changed",
 		       y[0] == (char)0xbb ? "same" : "changed");

@@ -19,6 +19,7 @@
  * the forged WQE, or "... recv=none" when nothing arrived.
  */
 #include <infiniband/verbs.h>
+#include "probe.h"
 #include <arpa/inet.h>
 #include <rdma/rdma_user_rxe.h>
 #include <stdatomic.h>
@@ -37,37 +38,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "ud_spoof_probe: %s failed\n", what);
 	exit(1);
-}
-
-static int uverbs_maps(unsigned long *starts, int max)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int n = 0;
-
-	if (!f)
-		die("open /proc/self/maps");
-	while (fgets(line, sizeof(line), f) && n < max)
-		if (strstr(line, "/dev/infiniband/uverbs"))
-			starts[n++] = strtoul(line, NULL, 16);
-	fclose(f);
-	return n;
-}
-
-/* Polls @cq for up to @secs seconds; returns the number of completions. */
-static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, int secs)
-{
-	struct timespec t0, t;
-	int n;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return n;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < secs);
-	return 0;
 }
 
 static void ud_up(struct ibv_qp *qp)
@@ -141,6 +111,8 @@ int main(int argc, char **argv)
 	};
 	rqp = ibv_create_qp(pd, &qa);
 	nb = uverbs_maps(before, 64);
+	if (nb < 0)
+		die("read /proc/self/maps");
 	sqp = ibv_create_qp(pd, &qa);
 	if (!sqp || !rqp)
 		die("create qp");
@@ -203,8 +175,8 @@ int main(int argc, char **argv)
 			ring = (struct rxe_queue_buf *)maps[i];
 	if (!ring)
 		die("find the send ring");
-	if (!poll_one(scq, &wc, 10) || wc.status != IBV_WC_SUCCESS ||
-	    !poll_one(rcq, &wc, 10) || wc.status != IBV_WC_SUCCESS)
+	if (!probe_poll(scq, &wc, 10) || wc.status != IBV_WC_SUCCESS ||
+	    !probe_poll(rcq, &wc, 10) || wc.status != IBV_WC_SUCCESS)
 		die("the first message");
 
 	/* 2: the same WQE with the AV inline and a forged source */
@@ -255,7 +227,7 @@ int main(int argc, char **argv)
 
 	printf("ud_spoof %s wr_id=2 ", v4 ? "ipv4" : "ipv6");
 	for (i = 0; i < 2; i++) {
-		if (!poll_one(scq, &wc, 10))
+		if (!probe_poll(scq, &wc, 10))
 			break;
 		if (wc.wr_id == 2)
 			printf("status=%s ", ibv_wc_status_str(wc.status));
@@ -263,7 +235,7 @@ int main(int argc, char **argv)
 	if (i < 2)
 		printf("send-completions=%d ", i);
 	/* its message says 'F'; the third send's says 'U' */
-	for (i = 0; i < 2 && poll_one(rcq, &wc, 3); i++) {
+	for (i = 0; i < 2 && probe_poll(rcq, &wc, 3); i++) {
 		msg = mem + (size_t)(wc.wr_id - 10) * 1024;
 		if (wc.status == IBV_WC_SUCCESS && msg[GRH_LEN] == 'F')
 			break;

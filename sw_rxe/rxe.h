@@ -62,6 +62,9 @@ enum rxe_counter {
 	RXE_CNT_LINK_DOWNED,
 	RXE_CNT_RDMA_SEND,
 	RXE_CNT_RDMA_RECV,
+	/* ours, beyond in-tree rxe's set: drops that were silent there */
+	RXE_CNT_RCV_QUEUE_DROP,		/* a QP's packet queue was full */
+	RXE_CNT_CQ_OVERFLOW,		/* a completion found its CQ full */
 	RXE_NUM_COUNTERS
 };
 
@@ -75,8 +78,9 @@ struct rxe_dev {
 
 	atomic64_t counters[RXE_NUM_COUNTERS];
 	/*
-	 * Received packets dropped as malformed or not for any QP; not a
-	 * hw_counter (those are in-tree rxe's set), shown in debugfs.
+	 * Received packets dropped as malformed or not for any QP, every
+	 * reason together (each is dev_dbg()ed): shown in debugfs, not a
+	 * hw_counter.
 	 */
 	atomic_t rcv_drops;
 
@@ -111,6 +115,12 @@ struct rxe_cq {
 	struct rxe_queue *queue;	/* of struct ib_uverbs_wc */
 	u8 notify;			/* 0 or IB_CQ_NEXT_COMP/SOLICITED */
 	bool dying;
+	/*
+	 * A completion found the ring full and was lost: IB_EVENT_CQ_ERR
+	 * was raised.  Until the consumer makes room, later completions are
+	 * lost too, counted, without another event.
+	 */
+	bool overflow;
 	bool is_kernel;			/* polled by rxe_poll_cq() */
 	spinlock_t poll_lock;		/* kernel CQs: the consumer side */
 	u32 index;

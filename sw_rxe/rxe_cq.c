@@ -10,8 +10,11 @@
  * Arming: req_notify_cq sets @notify; the next completion (or solicited
  * completion) that rxe_cq_post() writes disarms it and calls the CQ's
  * comp_handler, which ib_uverbs turns into an event on the completion
- * channel.  A completion that finds the ring full is lost and reported as
- * IB_EVENT_CQ_ERR.
+ * channel.  A completion that finds the ring full is lost, counted in the
+ * hw counter cq_overflow_drops, and reported as IB_EVENT_CQ_ERR, once per
+ * overflow: until a completion finds room again, the lost ones raise no
+ * further event (in-tree rxe raises one for each, and ib_uverbs queues
+ * each, allocated, on the owner's async file).
  *
  * Limits and errnos are in-tree rxe's: cqe in [1, max_cqe] (-EINVAL), no
  * creation flags (-EOPNOTSUPP), a resize must leave room for what the
@@ -201,19 +204,30 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
 		.cq = &cq->ibcq,
 	};
 	unsigned long flags;
-	bool notify;
+	bool notify, first;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (cq->dying) {
 		spin_unlock_irqrestore(&cq->lock, flags);
 		return -EIO;
 	}
-	if (rxe_queue_full(cq->queue)) {
+	if (unlikely(rxe_queue_full(cq->queue))) {
+		/*
+		 * One event per overflow: a producer that outruns its
+		 * consumer (or a consumer that stopped polling) must not
+		 * cost an event, and the allocation behind it, per lost
+		 * completion.
+		 */
+		first = !cq->overflow;
+		cq->overflow = true;
 		spin_unlock_irqrestore(&cq->lock, flags);
-		if (cq->ibcq.event_handler)
+		rxe_counter_inc(to_rdev(cq->ibcq.device), RXE_CNT_CQ_OVERFLOW);
+		if (first && cq->ibcq.event_handler)
 			cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
 		return -EBUSY;
 	}
+	/* the consumer made room: a later overflow is a new one */
+	cq->overflow = false;
 	memcpy(rxe_queue_producer_addr(cq->queue), wc, sizeof(*wc));
 	if (!cq->is_kernel)
 		((struct ib_uverbs_wc *)

@@ -218,6 +218,8 @@ static const struct rdma_stat_desc rxe_counter_descs[RXE_NUM_COUNTERS] = {
 	[RXE_CNT_LINK_DOWNED]		= { "link_downed" },
 	[RXE_CNT_RDMA_SEND]		= { "rdma_sends" },
 	[RXE_CNT_RDMA_RECV]		= { "rdma_recvs" },
+	[RXE_CNT_RCV_QUEUE_DROP]	= { "rcvd_queue_drops" },
+	[RXE_CNT_CQ_OVERFLOW]		= { "cq_overflow_drops" },
 };
 
 static struct rdma_hw_stats *rxe_alloc_hw_port_stats(struct ib_device *ibdev,

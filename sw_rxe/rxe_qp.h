@@ -285,7 +285,7 @@ u8 rxe_qp_transport(const struct rxe_qp *qp);
 
 /*
  * The queue's new length, or 0 when it was full: then @skb is dropped
- * and counted in the device's rcv_drops.
+ * and counted in the hw counter rcvd_queue_drops.
  */
 static inline u32 rxe_pkt_enqueue(struct rxe_qp *qp, struct sk_buff_head *q,
 				  struct sk_buff *skb)
@@ -299,7 +299,7 @@ static inline u32 rxe_pkt_enqueue(struct rxe_qp *qp, struct sk_buff_head *q,
 	}
 	spin_unlock_bh(&q->lock);
 	if (unlikely(!len)) {
-		atomic_inc(&qp->rxe->rcv_drops);
+		rxe_counter_inc(qp->rxe, RXE_CNT_RCV_QUEUE_DROP);
 		kfree_skb(skb);
 	}
 	return len;

@@ -402,6 +402,14 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 */
 	rxe_req_stop(qp);
 	rxe_resp_stop(qp);
+	/*
+	 * Our skbs can wait in the queue of a QP of this host whose task
+	 * waits in turn for its own skbs to leave ours (a responder pauses
+	 * its read stream until our completer took enough of it): free
+	 * what waits here first, or each would wait for the other.
+	 */
+	skb_queue_purge(&qp->req_pkts);
+	skb_queue_purge(&qp->resp_pkts);
 
 	/* the table's reference; then lookups and in-flight skbs drain */
 	if (!refcount_dec_and_test(&qp->ref))

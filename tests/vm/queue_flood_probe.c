@@ -141,7 +141,12 @@ int main(int argc, char **argv)
 	b = ibv_create_qp(pd, &qa);
 	if (!a || !b)
 		die("create qp");
-	err = rc_loop_connect(a, b->qp_num, gi, &gid);
+	/*
+	 * A retries after 4 s (timeout 20), not 67 ms: a scheduling stall of
+	 * the emulated guest would otherwise make A ask for the rest of a
+	 * long read again, and B answers every such duplicate in full.
+	 */
+	err = rc_loop_connect_timeout(a, b->qp_num, gi, &gid, 20);
 	if (!err)
 		err = rc_loop_connect(b, a->qp_num, gi, &gid);
 	qa.send_cq = qa.recv_cq = fcq;
@@ -153,17 +158,6 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		die(err);
-	/*
-	 * A's retransmit timeout to 4 s (from 67 ms): a scheduling stall of
-	 * the emulated guest would otherwise make A ask for the rest of a
-	 * long read again, and B answers every such duplicate in full.
-	 */
-	{
-		struct ibv_qp_attr t = { .timeout = 20 };
-
-		if (ibv_modify_qp(a, &t, IBV_QP_TIMEOUT))
-			die("modify qp timeout");
-	}
 
 	for (i = 0; i < reads; i++) {
 		size_t part = len / reads;

@@ -262,9 +262,21 @@ static void comp_read(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	bool last = pkt->mask & RXE_LAST_MASK;
 	int err;
 
-	/* in PSN order; a FIRST or ONLY may restart after a retry */
-	if (!(wqe->mask & RXE_WQE_READ) || pkt->psn != qp->comp.psn)
+	if (!(wqe->mask & RXE_WQE_READ))
 		return;
+	/*
+	 * The responses of a read come in PSN order: one past comp.psn
+	 * means those before it were lost, on the wire or to a full queue
+	 * (rxe_pkt_enqueue()).  Ask again from comp.psn now instead of when
+	 * the retransmit timer fires (never, with timeout 0); the rest of
+	 * the interrupted stream is dropped here meanwhile (one retry per
+	 * loss).
+	 */
+	if (pkt->psn != qp->comp.psn) {
+		comp_retry(qp, false);
+		return;
+	}
+	/* a FIRST or ONLY may restart after a retry */
 	if (!(pkt->mask & RXE_FIRST_MASK) &&
 	    qp->comp.opcode != RXE_OPCODE_RC_READ_RESPONSE_FIRST &&
 	    qp->comp.opcode != RXE_OPCODE_RC_READ_RESPONSE_MIDDLE)

@@ -455,6 +455,17 @@ static void rxe_skb_tx_dtor(struct sk_buff *skb)
 	rxe_qp_put(qp);
 }
 
+/* The same for a read response to this host (the responder's stream). */
+static void rxe_skb_rd_dtor(struct sk_buff *skb)
+{
+	struct rxe_qp *qp = skb_shinfo(skb)->destructor_arg;
+
+	if (atomic_dec_return(&qp->resp.rd_skb_out) ==
+	    RXE_INFLIGHT_SKBS_PER_QP_LOW - 1)
+		rxe_resp_run(qp);
+	rxe_qp_put(qp);
+}
+
 /*
  * A packet to an address of this host: hand it to the receive side at
  * once instead of through the loopback device, whose backlog would drop
@@ -491,7 +502,8 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 {
 	struct rxe_dev *rxe = qp->rxe;
 	struct net *net = dev_net(rxe->ndev);
-	bool request = rxe_skb_pkt(skb)->mask & RXE_REQ_MASK;
+	u32 mask = rxe_skb_pkt(skb)->mask;
+	bool request = mask & RXE_REQ_MASK;
 	bool ipv6, local;
 	int err;
 
@@ -541,6 +553,19 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 		atomic_inc(&qp->skb_out);
 		skb_shinfo(skb)->destructor_arg = qp;
 		skb->destructor = rxe_skb_tx_dtor;
+	} else if (local && (mask & RXE_RESP_MASK) &&
+		   (mask & RXE_PAYLOAD_MASK)) {
+		/*
+		 * A read response, delivered below at once and freed once
+		 * the requester's completer took it: a long read would
+		 * otherwise queue all of itself there when that completer
+		 * runs behind (on another CPU), and lose the tail to the
+		 * queue's cap.
+		 */
+		rxe_qp_get_ref(qp);
+		atomic_inc(&qp->resp.rd_skb_out);
+		skb_shinfo(skb)->destructor_arg = qp;
+		skb->destructor = rxe_skb_rd_dtor;
 	}
 
 	if (local) {

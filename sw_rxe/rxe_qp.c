@@ -408,9 +408,11 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rxe_req_stop(qp);
 	rxe_resp_stop(qp);
 	/*
-	 * Nobody empties our queues any more: their request skbs hold
-	 * references on their senders (this QP too, if it is its own
-	 * peer), so let them go before waiting for ours.
+	 * Nobody empties our queues any more, and what waits there can hold
+	 * up others: a request skb from this host holds a reference on its
+	 * sender (this QP too, if it is its own peer), and a responder of
+	 * this host pauses its read stream until our completer took enough
+	 * of it.  Free what waits here before waiting for our own skbs.
 	 */
 	skb_queue_purge(&qp->req_pkts);
 	skb_queue_purge(&qp->resp_pkts);

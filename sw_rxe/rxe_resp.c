@@ -1008,6 +1008,10 @@ static int rxe_responder(struct rxe_qp *qp)
 	if (state == IB_QPS_ERR)
 		return resp_flush(qp);
 	if (qp->resp.rd_active) {
+		/* rxe_net.c kicks us when enough of them are freed */
+		if (atomic_read(&qp->resp.rd_skb_out) >
+		    RXE_INFLIGHT_SKBS_PER_QP_HIGH)
+			return 1;
 		resp_read_step(qp);
 		return 0;
 	}
@@ -1040,6 +1044,7 @@ void rxe_resp_init(struct rxe_qp *qp)
 	r->num_res = r->res ? n : 0;
 	r->res_next = 0;
 	r->opcode = -1;
+	atomic_set(&r->rd_skb_out, 0);
 }
 
 void rxe_resp_stop(struct rxe_qp *qp)

@@ -65,6 +65,12 @@ struct rxe_resp_info {
 	u32 rd_rkey;
 	u32 rd_resid;
 	u64 rd_va;
+	/*
+	 * Read responses to this host not yet freed: they wait in the
+	 * requester's queue (rxe_net.c), so the stream pauses while many
+	 * do rather than fill that queue to its cap.
+	 */
+	atomic_t rd_skb_out;
 
 	/* responder resources (NULL if their allocation failed) */
 	struct rxe_resp_res *res;

@@ -12,9 +12,10 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-static inline const char *rc_loop_connect(struct ibv_qp *qp, uint32_t dest,
-					  int gid_index,
-					  const union ibv_gid *gid)
+static inline const char *rc_loop_connect_timeout(struct ibv_qp *qp,
+						  uint32_t dest, int gid_index,
+						  const union ibv_gid *gid,
+						  uint8_t timeout)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1,
@@ -42,7 +43,7 @@ static inline const char *rc_loop_connect(struct ibv_qp *qp, uint32_t dest,
 		return "RTR";
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
+	a.timeout = timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 4;
@@ -51,6 +52,14 @@ static inline const char *rc_loop_connect(struct ibv_qp *qp, uint32_t dest,
 			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
 		return "RTS";
 	return NULL;
+}
+
+/* The same with the local ACK timeout 14 (67 ms). */
+static inline const char *rc_loop_connect(struct ibv_qp *qp, uint32_t dest,
+					  int gid_index,
+					  const union ibv_gid *gid)
+{
+	return rc_loop_connect_timeout(qp, dest, gid_index, gid, 14);
 }
 
 #endif

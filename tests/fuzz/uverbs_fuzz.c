@@ -57,6 +57,8 @@
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <rdma/rdma_user_rxe.h>
 
+#include "../vm/uverbs_ioctl.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PTR(p) ((__u64)(uintptr_t)(p))
 #define KERNEL_PTR 0xffff888000000000ULL
@@ -1077,37 +1079,6 @@ static void do_random_write(struct th *t)
 /* ------------------------------------------------------------------------ */
 /* the ioctl() path                                                          */
 
-#define MAX_ATTRS 16
-struct io {
-	__u64 raw[(sizeof(struct ib_uverbs_ioctl_hdr) +
-		   MAX_ATTRS * sizeof(struct ib_uverbs_attr)) / 8];
-};
-
-static struct ib_uverbs_ioctl_hdr *io_init(struct io *r, __u16 obj,
-					   __u16 method)
-{
-	struct ib_uverbs_ioctl_hdr *h = (void *)r->raw;
-
-	memset(r, 0, sizeof(*r));
-	h->length = sizeof(*h);
-	h->object_id = obj;
-	h->method_id = method;
-	h->driver_id = RDMA_DRIVER_RXE;
-	return h;
-}
-
-static struct ib_uverbs_attr *io_attr(struct ib_uverbs_ioctl_hdr *h,
-				      __u16 id, __u16 len, __u64 data)
-{
-	struct ib_uverbs_attr *a = &h->attrs[h->num_attrs++];
-
-	a->attr_id = id;
-	a->len = len;
-	a->data = data;
-	h->length = sizeof(*h) + h->num_attrs * sizeof(*a);
-	return a;
-}
-
 /* Send, after mutating one attribute or the header now and then. */
 static int io_send(struct th *t, const char *what, struct ib_uverbs_ioctl_hdr *h)
 {
@@ -1139,7 +1110,7 @@ static int io_send(struct th *t, const char *what, struct ib_uverbs_ioctl_hdr *h
 static void io_destroy(struct th *t, int type, __u16 obj, __u16 method,
 		       const char *what, size_t resp_len)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, obj, method);
 	uint32_t hd = h_pick(t, type);
 
@@ -1152,7 +1123,7 @@ static void io_destroy(struct th *t, int type, __u16 obj, __u16 method,
 
 static void io_create_cq(struct th *t)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_CQ,
 						UVERBS_METHOD_CQ_CREATE);
 	struct rxe_create_cq_resp *d = (void *)t->resp;
@@ -1182,7 +1153,7 @@ static void io_create_cq(struct th *t)
 
 static void io_create_qp(struct th *t)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_QP,
 						UVERBS_METHOD_QP_CREATE);
 	struct rxe_create_qp_resp *d = (void *)t->resp;
@@ -1224,7 +1195,7 @@ static void io_create_qp(struct th *t)
 
 static void io_create_srq(struct th *t)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_SRQ,
 						UVERBS_METHOD_SRQ_CREATE);
 	struct rxe_create_srq_resp *d = (void *)t->resp;
@@ -1254,7 +1225,7 @@ static void io_create_srq(struct th *t)
 
 static void io_query(struct th *t)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h;
 	__u32 *a = scr(t, 4), *b = scr(t, 4);
 	__u64 *c = scr(t, 8);
@@ -1340,7 +1311,7 @@ static void io_query(struct th *t)
 
 static void io_dmabuf_mr(struct th *t)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_MR,
 						UVERBS_METHOD_REG_DMABUF_MR);
 	__u32 *lkey = scr(t, 4), *rkey = scr(t, 4);
@@ -1365,7 +1336,7 @@ static void io_dmabuf_mr(struct th *t)
 
 static void io_random(struct th *t)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h;
 	unsigned int i, n = rn(t, 8);
 
@@ -1590,7 +1561,7 @@ static void io_create_any(struct th *t)
 
 static void io_async_alloc(struct th *t)
 {
-	struct io r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_ASYNC_EVENT,
 						UVERBS_METHOD_ASYNC_EVENT_ALLOC);
 

@@ -37,6 +37,8 @@
 #include <rdma/rdma_user_ioctl.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
+#include "uverbs_ioctl.h"
+
 #define R_BADVAL	(-1)
 #define R_SHORTRET	(-2)
 #define R_SETUP_BASE	(-1000)
@@ -282,37 +284,6 @@ static int dealloc_pd(int fd, __u32 handle)
 /* ------------------------------------------------------------------------ */
 /* the ioctl() path                                                          */
 
-#define MAX_ATTRS 16
-struct ioreq {
-	__u64 raw[(sizeof(struct ib_uverbs_ioctl_hdr) +
-		   MAX_ATTRS * sizeof(struct ib_uverbs_attr)) / 8];
-};
-
-static struct ib_uverbs_ioctl_hdr *io_init(struct ioreq *r, __u16 object_id,
-					   __u16 method_id)
-{
-	struct ib_uverbs_ioctl_hdr *h = (struct ib_uverbs_ioctl_hdr *)r->raw;
-
-	memset(r, 0, sizeof(*r));
-	h->length = sizeof(*h);
-	h->object_id = object_id;
-	h->method_id = method_id;
-	h->driver_id = RDMA_DRIVER_RXE;
-	return h;
-}
-
-static struct ib_uverbs_attr *io_attr(struct ib_uverbs_ioctl_hdr *h,
-				      __u16 attr_id, __u16 len, __u64 data)
-{
-	struct ib_uverbs_attr *a = &h->attrs[h->num_attrs++];
-
-	a->attr_id = attr_id;
-	a->len = len;
-	a->data = data;
-	h->length = sizeof(*h) + h->num_attrs * sizeof(*a);
-	return a;
-}
-
 /* An inline 64-bit constant (UVERBS_ATTR_CONST_IN / FLAGS_IN). */
 static struct ib_uverbs_attr *io_const(struct ib_uverbs_ioctl_hdr *h,
 				       __u16 attr_id, __u64 val)
@@ -346,7 +317,7 @@ static int io_fresh(struct ib_uverbs_ioctl_hdr *h, int with_context)
 
 static int info_handles(int fd, __u16 object_id, __u32 *total)
 {
-	struct ioreq r;
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h = io_init(&r, UVERBS_OBJECT_DEVICE,
 						UVERBS_METHOD_INFO_HANDLES);
 	__u32 list[64], tot = 0xffffffff;
@@ -995,7 +966,7 @@ static void ioctl_cases(void)
 	__u64 nent;
 	struct ib_uverbs_ioctl_hdr *h;
 	struct ib_uverbs_attr *a;
-	struct ioreq r;
+	struct uverbs_ioreq r;
 	struct ctx c;
 	int rc;
 

@@ -5,22 +5,25 @@
 # ours/stock and the noise floor, and keeps the CSV in build/bench/.
 # Separate from the tests: nothing here fails on a slow result.
 #
-#   scripts/bench.sh [--rounds N] [--only REGEX] [--profile] [--pair]
+#   scripts/bench.sh [--rounds N] [--only REGEX] [--profile] [--pair] [--aa]
 #
 # --pair: two guests over a QEMU socket link (stock<->stock against
 # ours<->ours), instead of both ends in one guest.
+# --aa: an A/A run (stock against stock in the same boot, in the slots
+# ours would take): the ratios it prints are the benchmark's own noise.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . scripts/lib/target.sh
-rounds=3 only=. profile=0 pair=0
+rounds=3 only=. profile=0 pair=0 aa=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	--profile) profile=1; shift ;;
 	--pair) pair=1; shift ;;
-	*) echo "usage: bench.sh [--rounds N] [--only REGEX] [--profile] [--pair]" >&2
+	--aa) aa=1; shift ;;
+	*) echo "usage: bench.sh [--rounds N] [--only REGEX] [--profile] [--pair] [--aa]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -36,7 +39,7 @@ stamp=$(date +%Y%m%d-%H%M%S)
 mkdir -p build/bench
 # The guests run the command as one shell line: quote what has to be.
 env=(BENCH_ROUNDS="$rounds" BENCH_ONLY="$(printf %q "$only")"
-     BENCH_PROFILE=$profile BENCH_OUT=/oot-out/bench)
+     BENCH_PROFILE=$profile BENCH_AA=$aa BENCH_OUT=/oot-out/bench)
 if [ $pair = 0 ]; then
 	out=$top/build/vm/bench-$stamp
 	scripts/vm-run.sh --stack ours --name bench --out "$out" --mem 3072 \
@@ -55,5 +58,6 @@ else
 	csv=$out/b/bench/bench.csv
 	stamp=pair-$stamp
 fi
+[ $aa = 0 ] || stamp=aa-$stamp
 cp "$csv" "build/bench/bench-$stamp.csv"
 echo "bench: kept build/bench/bench-$stamp.csv"

@@ -12,9 +12,10 @@ pass=0 fail=0
 
 # file: sed expression applied to both sides before diffing, and why.
 declare -A KNOWN=(
-	# hw counter values depend on traffic, not on the stack; ours has two
+	# hw counter values depend on traffic, not on the stack; ours has
 	# more, counting drops that stock rxe does not count (a packet queue
-	# of a QP full, a completion lost to a full CQ).  Ours
+	# of a QP full, a completion lost to a full CQ, received packets
+	# dropped by class: rcvd_icrc_err and the other rcvd_* below).  Ours
 	# registers rxe0 with its netdev's parent (virtio here) as parent, as
 	# RoCE hardware is, so device/net/ names the netdev (pyverbs' rdmacm
 	# tests need that); stock rxe has no parent.  uverbs0 inherits it.

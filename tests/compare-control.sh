@@ -19,7 +19,7 @@ declare -A KNOWN=(
 	# registers rxe0 with its netdev's parent (virtio here) as parent, as
 	# RoCE hardware is, so device/net/ names the netdev (pyverbs' rdmacm
 	# tests need that); stock rxe has no parent.  uverbs0 inherits it.
-	[sysfs-rxe0]='s/^\(444 ports\/1\/hw_counters\/[a-z_]*\) = [0-9]*$/\1 = N/; /^444 ports\/1\/hw_counters\/\(rcvd_queue_drops\|cq_overflow_drops\) = /d; /^link device -> /d'
+	[sysfs-rxe0]='s/^\(444 ports\/1\/hw_counters\/[a-z_]*\) = [0-9]*$/\1 = N/; /^444 ports\/1\/hw_counters\/\(rcvd_queue_drops\|cq_overflow_drops\|rcvd_icrc_err\|rcvd_malformed\|rcvd_bad_qp\|rcvd_key_err\|rcvd_addr_mismatch\) = /d; /^link device -> /d'
 	[sysfs-uverbs0]='/^link device -> /d'
 	# Capability bits above 31, which iproute2 and rdma-core 44 print as
 	# UNKNOWN: ours sets ATOMIC_WRITE (bit 40, implemented), 6.1's rxe

@@ -65,6 +65,12 @@ enum rxe_counter {
 	/* ours, beyond in-tree rxe's set: drops that were silent there */
 	RXE_CNT_RCV_QUEUE_DROP,		/* a QP's packet queue was full */
 	RXE_CNT_CQ_OVERFLOW,		/* a completion found its CQ full */
+	/* received packets dropped before any QP saw them, by reason */
+	RXE_CNT_RCV_ICRC_ERR,		/* the ICRC did not match */
+	RXE_CNT_RCV_MALFORMED,		/* length, version, opcode, headers */
+	RXE_CNT_RCV_BAD_QP,		/* no such QP, or not in a state for it */
+	RXE_CNT_RCV_KEY_ERR,		/* P_Key or Q_Key */
+	RXE_CNT_RCV_ADDR_MISMATCH,	/* RC/UC: not from the QP's peer */
 	RXE_NUM_COUNTERS
 };
 
@@ -79,8 +85,8 @@ struct rxe_dev {
 	atomic64_t counters[RXE_NUM_COUNTERS];
 	/*
 	 * Received packets dropped as malformed or not for any QP, every
-	 * reason together (each is dev_dbg()ed): shown in debugfs, not a
-	 * hw_counter.
+	 * reason together (each is dev_dbg()ed and counted by class in a
+	 * rcvd_* hw counter as well): shown in debugfs.
 	 */
 	atomic_t rcv_drops;
 

@@ -60,6 +60,25 @@ enum rxe_rcv_verdict {
 	RXE_RCV_BAD_QKEY,
 };
 
+/*
+ * The hw counter each drop is counted in: a few classes a sender can tell
+ * apart (rdma statistic), the exact reason only in the debug message.
+ */
+static const u8 rxe_rcv_verdict_counter[RXE_RCV_BAD_QKEY + 1] = {
+	[RXE_RCV_BAD_LENGTH]	= RXE_CNT_RCV_MALFORMED,
+	[RXE_RCV_BAD_ICRC]	= RXE_CNT_RCV_ICRC_ERR,
+	[RXE_RCV_BAD_TVER]	= RXE_CNT_RCV_MALFORMED,
+	[RXE_RCV_BAD_OPCODE]	= RXE_CNT_RCV_MALFORMED,
+	[RXE_RCV_BAD_PAYLEN]	= RXE_CNT_RCV_MALFORMED,
+	[RXE_RCV_BAD_PKEY]	= RXE_CNT_RCV_KEY_ERR,
+	[RXE_RCV_BAD_MCAST]	= RXE_CNT_RCV_BAD_QP,
+	[RXE_RCV_NO_QP]		= RXE_CNT_RCV_BAD_QP,
+	[RXE_RCV_BAD_TRANSPORT]	= RXE_CNT_RCV_MALFORMED,
+	[RXE_RCV_BAD_STATE]	= RXE_CNT_RCV_BAD_QP,
+	[RXE_RCV_BAD_ADDR]	= RXE_CNT_RCV_ADDR_MISMATCH,
+	[RXE_RCV_BAD_QKEY]	= RXE_CNT_RCV_KEY_ERR,
+};
+
 static const char * const rxe_rcv_verdict_names[] = {
 	[RXE_RCV_OK]		= "ok",
 	[RXE_RCV_BAD_LENGTH]	= "bad length",
@@ -104,6 +123,7 @@ static void rxe_rcv_drop(struct rxe_dev *rxe, struct sk_buff *skb,
 		break;
 	}
 	atomic_inc(&rxe->rcv_drops);
+	rxe_counter_inc(rxe, rxe_rcv_verdict_counter[why]);
 	dev_dbg_ratelimited(&rxe->ib_dev.dev, "dropped a packet: %s\n",
 			    rxe_rcv_verdict_names[why]);
 	kfree_skb(skb);

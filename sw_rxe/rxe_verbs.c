@@ -220,6 +220,11 @@ static const struct rdma_stat_desc rxe_counter_descs[RXE_NUM_COUNTERS] = {
 	[RXE_CNT_RDMA_RECV]		= { "rdma_recvs" },
 	[RXE_CNT_RCV_QUEUE_DROP]	= { "rcvd_queue_drops" },
 	[RXE_CNT_CQ_OVERFLOW]		= { "cq_overflow_drops" },
+	[RXE_CNT_RCV_ICRC_ERR]		= { "rcvd_icrc_err" },
+	[RXE_CNT_RCV_MALFORMED]		= { "rcvd_malformed" },
+	[RXE_CNT_RCV_BAD_QP]		= { "rcvd_bad_qp" },
+	[RXE_CNT_RCV_KEY_ERR]		= { "rcvd_key_err" },
+	[RXE_CNT_RCV_ADDR_MISMATCH]	= { "rcvd_addr_mismatch" },
 };
 
 static struct rdma_hw_stats *rxe_alloc_hw_port_stats(struct ib_device *ibdev,

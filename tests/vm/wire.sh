@@ -17,6 +17,10 @@
 #   WIRE_NETEM    1: this guest puts netem (loss, reorder, duplicate) on
 #                 eth0 for the loss phase
 #   WIRE_ONLY     optional extended regex: run only the tests it matches
+#   WIRE_FUZZ     1: both guests also run the fuzz phase: the client sprays
+#                 malformed and lying RoCEv2 packets (tests/vm/bin/wire_fuzz)
+#                 at the server's QP of a live rc/ud pingpong; the server
+#                 (the victim, ours) checks its drop counters
 #
 # Rendezvous: every test has its own TCP port (18515 + its index), so a
 # client can only ever meet the server of the same test.  The server runs the
@@ -34,6 +38,7 @@ CAPTURE=${WIRE_CAPTURE:-0}
 LOSS=${WIRE_LOSS:-0}
 NETEM=${WIRE_NETEM:-0}
 ONLY=${WIRE_ONLY:-}
+FUZZ=${WIRE_FUZZ:-0}
 STACK=${OOT_STACK:?}
 OUT=/oot-out/wire
 DEV=rxe0
@@ -148,6 +153,14 @@ add ib_read_bw-1500B-ipv6 "ib_read_bw $pt6 -s 1500 -n 100" same
 add ib_send_bw-4097B-ipv6 "ib_send_bw $pt6 -s 4097 -n 100" same
 add ib_atomic_bw-fadd-ipv6 "ib_atomic_bw $pt6 -n 100 -A FETCH_AND_ADD" same
 add ib_send_lat-4KiB-ipv6 "ib_send_lat $pt6 -s 4096 -n 100" same
+if [ "$FUZZ" = 1 ]; then
+	# NAME is fuzz-TYPE-SEED-ROUNDS; the pingpongs run long enough
+	# (about 20 s and 10 s under TCG) to outlive the fuzzer's ~2200
+	# packets
+	fz=/oot-src/tests/vm/wire_fuzz_client.sh
+	add fuzz-rc-1-4 "ibv_rc_pingpong $pp4 -n 400 -c" "$fz rc 1 4 ibv_rc_pingpong $pp4 -n 400 -c"
+	add fuzz-ud-2-4 "ibv_ud_pingpong $pp4 -n 2000 -s 512 -c" "$fz ud 2 4 ibv_ud_pingpong $pp4 -n 2000 -s 512 -c"
+fi
 NLOSS_FIRST=${#TESTS[@]}
 if [ "$LOSS" = 1 ]; then
 	# perftest's -u 14 is the pingpongs' fixed QP timeout: 4.096 us << 14,
@@ -181,6 +194,7 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 	args="$args -p $port"
 	[ "$ROLE" = client ] && args="$args $PEER"
 	log=$OUT/$ROLE-$name.log
+	[ "$ROLE" = server ] && [[ $name == fuzz-* ]] && counters >"$OUT/$name.before"
 	t0=$(date +%s.%N)
 	if [ "$ROLE" = server ]; then
 		# shellcheck disable=SC2086
@@ -215,6 +229,62 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 	*_bw-*|loss-ib_*) awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print "# " n ": " $1 " B x " $2 " iters, " $4 " MB/s avg" }' "$log" ;;
 	*_lat-*) awk -v n="$name" '$1 ~ /^[0-9]+$/ && NF >= 5 { print "# " n ": " $1 " B, t_typical " $5 " usec" }' "$log" ;;
 	esac
+	case "$name" in
+	fuzz-*)
+		grep -h "^wire_fuzz \|^fuzz: " "$log" | sed "s/^/# $name: /"
+		[ "$ROLE" = server ] && fuzz_check "$name" "$log"
+		;;
+	esac
+}
+
+# The victim's side of a fuzz test: what the fuzzer sent (its --plan, from
+# the same seed, rounds and our QPN) against the drop counters it moved.
+# Lower bounds: the real traffic's own late packets may add drops.
+fuzz_check() # NAME LOG
+{
+	local name=$1 log=$2 type seed rounds qpn plan n k v
+	IFS=- read -r _ type seed rounds <<<"$name"
+	sleep 1 # the last of the fuzz, behind the pingpong's last packet
+	counters >"$OUT/$name.after"
+	echo "# $name counters moved: $(join "$OUT/$name.before" "$OUT/$name.after" |
+		awk '$3 != $2 { printf "%s +%d ", $1, $3 - $2 }')"
+	[ "$STACK" = ours ] || return 0 # stock rxe counts none of these
+	qpn=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-fA-F]*\),.*/\1/p' "$log")
+	if [ -z "$qpn" ]; then
+		t_result 0 "$name: the victim's QPN" "none in $log"
+		return
+	fi
+	plan=$(/oot-src/tests/vm/bin/wire_fuzz --plan --type "$type" \
+		--qpn "$qpn" --seed "$seed" --rounds "$rounds")
+	echo "# $name victim's plan: $plan"
+	# a counter missing (a stack without it) reads "none" and fails its
+	# check, and counts 0 in the sum (an empty value in $((...)) would
+	# abort the run of tests)
+	fd() { join "$OUT/$name.before" "$OUT/$name.after" | awk -v n="$1" '$1 == n { v = $3 - $2 } END { print v == "" ? "none" : v }'; }
+	fp() { tr ' ' '\n' <<<"$plan" | sed -n "s/^$1=//p"; }
+	for k in icrc:rcvd_icrc_err malformed:rcvd_malformed key:rcvd_key_err; do
+		n=$(fp "expect_${k%%:*}")
+		v=$(fd "${k#*:}")
+		t_run "$name: ${k#*:} rose by $v >= $n" test "$v" -ge "$n"
+	done
+	if [ "$type" = rc ]; then
+		n=$(fp lie)
+		v=$(fd rcvd_addr_mismatch)
+		t_run "$name: every lie from another address dropped, rcvd_addr_mismatch rose by $v >= $n" \
+			test "$v" -ge "$n"
+	else
+		n=$(fp qkey)
+		v=$(fd rcvd_key_err)
+		t_run "$name: every wrong Q_Key dropped, rcvd_key_err rose by $v >= $n + $(fp pkey)" \
+			test "$v" -ge $((n + $(fp pkey)))
+	fi
+	v=0
+	for k in rcvd_icrc_err rcvd_malformed rcvd_key_err rcvd_bad_qp rcvd_addr_mismatch; do
+		n=$(fd $k)
+		[ "$n" = none ] || v=$((v + n))
+	done
+	n=$(fp expect_total)
+	t_run "$name: every fuzz packet dropped and counted ($v >= $n)" test "$v" -ge "$n"
 }
 
 loss_on()

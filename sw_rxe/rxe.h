@@ -46,6 +46,33 @@ struct rxe_table {
 	u32 max;
 };
 
+/*
+ * A lookup's hold on a table: no table is searched from a hard interrupt
+ * (the engine runs in softirq, work items and syscalls; kernel CQs are
+ * polled from their owner's context, never an interrupt handler of
+ * ours), so keeping BHs out is enough, and on the receive path they are
+ * out already.  That spares the data path an interrupt re-enable per
+ * packet, dear under emulation.  Writers keep the xarray's irq-safe
+ * lock; a caller with interrupts off is excluded from BHs as it is.
+ * Returns whether rxe_table_lookup_end() has to enable BHs again.
+ */
+static inline bool rxe_table_lookup_begin(struct rxe_table *t)
+{
+	bool bh = !in_softirq() && !irqs_disabled();
+
+	if (bh)
+		local_bh_disable();
+	xa_lock(&t->xa);
+	return bh;
+}
+
+static inline void rxe_table_lookup_end(struct rxe_table *t, bool bh)
+{
+	xa_unlock(&t->xa);
+	if (bh)
+		local_bh_enable();
+}
+
 enum rxe_counter {
 	RXE_CNT_SENT_PKTS,
 	RXE_CNT_RCVD_PKTS,

@@ -177,7 +177,13 @@ out:
 	return ret;
 }
 
-/* Returns 1 when asked to report missed events and completions wait. */
+/*
+ * Returns 1 when asked to report missed events and completions wait.
+ * Interrupts off, so that a consumer may arm with its own interrupt-
+ * disabling lock held; a hard interrupt may not arm a CQ of ours, as
+ * rxe_cq_post() holds the lock with only BHs off (our comp_handler calls
+ * come from the engine, never from an interrupt handler).
+ */
 int rxe_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
 	struct rxe_cq *cq = to_rcq(ibcq);
@@ -203,12 +209,17 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
 		.event = IB_EVENT_CQ_ERR,
 		.cq = &cq->ibcq,
 	};
-	unsigned long flags;
 	bool notify, first;
 
-	spin_lock_irqsave(&cq->lock, flags);
+	/*
+	 * The engine posts from the receive softirq, its work items and
+	 * the doorbell syscall: never from a hard interrupt, so keeping
+	 * BHs out is enough.  Re-enabling interrupts is dear under
+	 * emulation, and this runs twice per message.
+	 */
+	spin_lock_bh(&cq->lock);
 	if (cq->dying) {
-		spin_unlock_irqrestore(&cq->lock, flags);
+		spin_unlock_bh(&cq->lock);
 		return -EIO;
 	}
 	if (unlikely(rxe_queue_full(cq->queue))) {
@@ -220,7 +231,7 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
 		 */
 		first = !cq->overflow;
 		cq->overflow = true;
-		spin_unlock_irqrestore(&cq->lock, flags);
+		spin_unlock_bh(&cq->lock);
 		rxe_counter_inc(to_rdev(cq->ibcq.device), RXE_CNT_CQ_OVERFLOW);
 		if (first && cq->ibcq.event_handler)
 			cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
@@ -238,7 +249,7 @@ int rxe_cq_post(struct rxe_cq *cq, const struct ib_uverbs_wc *wc,
 		 (cq->notify == IB_CQ_SOLICITED && solicited);
 	if (notify)
 		cq->notify = 0;
-	spin_unlock_irqrestore(&cq->lock, flags);
+	spin_unlock_bh(&cq->lock);
 
 	if (notify && cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);

@@ -162,17 +162,17 @@ struct rxe_mr *rxe_mr_get(struct rxe_dev *rxe, u32 key,
 			  enum rxe_mr_lookup type)
 {
 	struct rxe_mr *mr;
-	unsigned long flags;
 	u32 want;
+	bool bh;
 
-	xa_lock_irqsave(&rxe->mr_table.xa, flags);
+	bh = rxe_table_lookup_begin(&rxe->mr_table);
 	mr = xa_load(&rxe->mr_table.xa, key >> 8);
 	if (mr) {
 		want = type == RXE_LOOKUP_LOCAL ? mr->ibmr.lkey : mr->ibmr.rkey;
 		if (want != key || !refcount_inc_not_zero(&mr->ref))
 			mr = NULL;
 	}
-	xa_unlock_irqrestore(&rxe->mr_table.xa, flags);
+	rxe_table_lookup_end(&rxe->mr_table, bh);
 	return mr;
 }
 

@@ -76,13 +76,14 @@ u8 rxe_qp_transport(const struct rxe_qp *qp)
 struct rxe_qp *rxe_qp_get(struct rxe_dev *rxe, u32 qpn)
 {
 	struct rxe_qp *qp;
-	unsigned long flags;
+	bool bh;
 
-	xa_lock_irqsave(&rxe->qp_table.xa, flags);
+	/* once per received packet */
+	bh = rxe_table_lookup_begin(&rxe->qp_table);
 	qp = xa_load(&rxe->qp_table.xa, qpn);
 	if (qp && (!READ_ONCE(qp->valid) || !refcount_inc_not_zero(&qp->ref)))
 		qp = NULL;
-	xa_unlock_irqrestore(&rxe->qp_table.xa, flags);
+	rxe_table_lookup_end(&rxe->qp_table, bh);
 	return qp;
 }
 

@@ -15,6 +15,7 @@
  * cq_overflow_drops rose, or "none" when the device has no such counter.
  */
 #include <infiniband/verbs.h>
+#include "probe.h"
 #include "rc_loop.h"
 #include <fcntl.h>
 #include <poll.h>
@@ -31,32 +32,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "cq_flood_probe: %s failed\n", what);
 	exit(1);
-}
-
-/* The device's hw counter @name, or -1 when it has none. */
-static long long hw_counter(const char *dev, const char *name)
-{
-	char path[256];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -129,7 +104,7 @@ int main(int argc, char **argv)
 		if (ibv_post_recv(rx, &wr, &bad))
 			die("post recv");
 	}
-	c0 = hw_counter(argv[1], "cq_overflow_drops");
+	c0 = probe_hw_counter(argv[1], "cq_overflow_drops");
 	for (i = 0; i < SENDS; i++) {
 		struct ibv_sge sge = {
 			.addr = (uintptr_t)(buf + i * MSG_LEN),
@@ -145,8 +120,8 @@ int main(int argc, char **argv)
 	}
 
 	/* every message received, so every send was acknowledged or soon */
-	t0 = now();
-	while (got < SENDS && now() - t0 < 20) {
+	t0 = probe_now();
+	while (got < SENDS && probe_now() - t0 < 20) {
 		int n = ibv_poll_cq(big, SENDS, wc);
 
 		if (n < 0)
@@ -174,7 +149,7 @@ int main(int argc, char **argv)
 			ibv_ack_async_event(&ev);
 		}
 	}
-	c1 = hw_counter(argv[1], "cq_overflow_drops");
+	c1 = probe_hw_counter(argv[1], "cq_overflow_drops");
 	if (others)
 		fprintf(stderr, "cq_flood_probe: %d other async events\n",
 			others);

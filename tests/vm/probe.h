@@ -4,7 +4,8 @@
  * deadline (a probe must print a verdict, never hang on a lost
  * completion), and the start addresses of this process's uverbs mappings
  * (a probe that writes into a ring finds it as the mapping an object's
- * creation added).
+ * creation added), and the device's hw counters (how a probe sees a drop
+ * the stack counted).
  */
 #ifndef PROBE_H
 #define PROBE_H
@@ -52,6 +53,24 @@ static inline int uverbs_maps(unsigned long *starts, int max)
 			starts[n++] = strtoul(line, NULL, 16);
 	fclose(f);
 	return n;
+}
+
+/* The hw counter @name of port 1 of @dev, or -1 when it has none. */
+static inline long long probe_hw_counter(const char *dev, const char *name)
+{
+	char path[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
 }
 
 #endif

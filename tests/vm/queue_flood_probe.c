@@ -25,6 +25,7 @@
  * count before the flood.
  */
 #include <infiniband/verbs.h>
+#include "probe.h"
 #include "rc_loop.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,23 +41,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "queue_flood_probe: %s failed\n", what);
 	exit(1);
-}
-
-static long long hw_counter(const char *dev, const char *name)
-{
-	char path[256];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
 }
 
 /* Active objects of the slab cache @name, or -1. */
@@ -75,14 +59,6 @@ static long slab_active(const char *name)
 		}
 	fclose(f);
 	return active;
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -185,7 +161,7 @@ int main(int argc, char **argv)
 			.next = j + 1 < SENDS ? &swr[j + 1] : NULL,
 		};
 
-	c0 = hw_counter(argv[1], "rcvd_queue_drops");
+	c0 = probe_hw_counter(argv[1], "rcvd_queue_drops");
 	s0 = peak = slab_active("skbuff_head_cache");
 	if (ibv_post_send(a, rwr, &bad))
 		die("post reads");
@@ -193,8 +169,8 @@ int main(int argc, char **argv)
 		if (ibv_post_send(fl[i], swr, &bad))
 			die("post flooder sends");
 
-	t0 = now();
-	while (done < reads && now() - t0 < 300) {
+	t0 = probe_now();
+	while (done < reads && probe_now() - t0 < 300) {
 		int n = ibv_poll_cq(cq, 16, wc);
 
 		if (n < 0)
@@ -213,9 +189,9 @@ int main(int argc, char **argv)
 			peak = s;
 		usleep(20000);
 	}
-	c1 = hw_counter(argv[1], "rcvd_queue_drops");
+	c1 = probe_hw_counter(argv[1], "rcvd_queue_drops");
 	fprintf(stderr, "queue_flood_probe: %d reads of %zu bytes in %.1f s, counter %lld -> %lld, skbuff_head_cache %ld -> peak %ld\n",
-		done, len / reads, now() - t0, c0, c1, s0, peak);
+		done, len / reads, probe_now() - t0, c0, c1, s0, peak);
 	printf("queue_flood reads=%s drops=%s\n",
 	       ok && done == reads ? "OK" : "FAILED",
 	       c0 < 0 || c1 < 0 ? "none" : c1 > c0 ? "yes" : "no");

@@ -36,7 +36,6 @@ static void die(const char *what)
 
 int main(int argc, char **argv)
 {
-	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_RC,
@@ -59,10 +58,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		die("usage: cq_flood_probe DEV [GID_INDEX]; argument check");
-	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
+	ctx = probe_open_device(argv[1]);
 	if (!ctx)
 		die("open device");
 	if (fcntl(ctx->async_fd, F_SETFL,
@@ -167,7 +163,6 @@ int main(int argc, char **argv)
 	ibv_destroy_cq(big);
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
-	ibv_free_device_list(list);
 	free(buf);
 	return 0;
 }

@@ -55,6 +55,20 @@ static inline int uverbs_maps(unsigned long *starts, int max)
 	return n;
 }
 
+/* A context on the device called @name, or NULL. */
+static inline struct ibv_context *probe_open_device(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+
+	for (int i = 0; list && list[i] && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	return ctx;
+}
+
 /* The hw counter @name of port 1 of @dev, or -1 when it has none. */
 static inline long long probe_hw_counter(const char *dev, const char *name)
 {

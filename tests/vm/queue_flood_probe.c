@@ -74,7 +74,6 @@ int main(int argc, char **argv)
 	};
 	struct ibv_send_wr swr[SENDS], rwr[MAX_READS], *bad;
 	struct ibv_sge ssge, rsge[MAX_READS];
-	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
 	struct ibv_qp *a, *b, **fl;
 	struct ibv_cq *cq, *fcq;
@@ -91,10 +90,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2 || nflood < 0 || !len || reads < 1 || reads > MAX_READS)
 		die("argument check (DEV [GID_INDEX [FLOODERS [READ_MIB [READS]]]])");
-	list = ibv_get_device_list(NULL);
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
+	ctx = probe_open_device(argv[1]);
 	if (!ctx)
 		die("open device");
 	if (ibv_query_gid(ctx, 1, gi, &gid))
@@ -206,6 +202,5 @@ int main(int argc, char **argv)
 	ibv_destroy_cq(fcq);
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
-	ibv_free_device_list(list);
 	return 0;
 }

@@ -34,18 +34,25 @@ END {
 		"secs", "guest a (counter deltas)", "guest b (stock)"
 	for (i = 1; i <= nk; i++) {
 		split(keys[i], p, SUBSEP)
+		# no client row: the run was cut short; rc != 0: it failed
+		ok = (keys[i] in secs) && rc[keys[i]] == 0
 		printf "loss: %-5s %-6s %-11s %7s%s  %-38s %s\n", p[1], p[2], p[3],
-			secs[keys[i]], (rc[keys[i]] == 0 ? "" : "!"),
+			((keys[i] in secs) ? secs[keys[i]] : "-"), (ok ? "" : "!"),
 			c[keys[i], "a"], c[keys[i], "b"]
-		if (rc[keys[i]] == 0) {
+		if (ok) {
 			all[p[2], p[3]] = all[p[2], p[3]] " " secs[keys[i]]
 			tot[p[2], p[1]] += secs[keys[i]]
+			done[p[2], p[1]]++
 		} else
 			bad[p[2], p[1]] = 1
 	}
+	nitems = 0
+	for (it in items) nitems++
+	# a round counts in the total only with every item finished
 	for (st in stacks) for (r in rounds)
-		if ((st, r) in tot && !((st, r) in bad))
+		if (done[st, r] == nitems)
 			all[st, "total"] = all[st, "total"] " " tot[st, r]
+	printf "loss: (! = failed or cut short; left out of the medians)\n"
 	printf "loss:\nloss: %-11s %22s %22s %6s %6s\n", "item (secs)",
 		"stock<->stock", "ours(a)<->stock", "ratio", "noise"
 	nitems = 0
@@ -53,6 +60,11 @@ END {
 	names[++nitems] = "total"
 	for (i = 1; i <= nitems; i++) {
 		it = names[i]
+		if (all["stock", it] == "" || all["ours", it] == "") {
+			printf "loss: %-11s %s\n", it, "no round finished on " \
+				(all["stock", it] == "" ? "stock" : "ours")
+			continue
+		}
 		sm = med(all["stock", it]); slo = lo; shi = hi
 		om = med(all["ours", it]); olo = lo; ohi = hi
 		printf "loss: %-11s %8.2f (%5.2f-%5.2f) %8.2f (%5.2f-%5.2f) %6.2f %5.0f%%\n",

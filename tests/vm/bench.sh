@@ -281,7 +281,7 @@ netem_on()
 # loss_item ROUND STACK NAME SERVER-GUEST ARGS: one workload item
 loss_item()
 {
-	local r=$1 st=$2 name=$3 srv=$4 args me c0 c1 t0 t1 rc i log
+	local r=$1 st=$2 name=$3 srv=$4 args me c0 c1 t0 t1 rc log
 	me=a; [ "$ROLE" = client ] && me=b
 	args=$(eval echo "$5")
 	log=$OUT/loss.$r.$st.$name.$me.log
@@ -289,14 +289,16 @@ loss_item()
 	c0=$(counters_now)
 	if [ "$me" = "$srv" ]; then
 		t0=$(date +%s.%N)
+		# shellcheck disable=SC2086
 		timeout 600 $args -p $PORT >"$log" 2>&1
 		rc=$?
 		t1=$(date +%s.%N)
 	else
 		# refused while the server is not up (or a is still loading
 		# its stack): try again; the time is the successful attempt's
-		for i in $(seq 1500); do
+		for _ in $(seq 1500); do
 			t0=$(date +%s.%N)
+			# shellcheck disable=SC2086
 			timeout 300 $args -p $PORT "$PEER" >"$log" 2>&1
 			rc=$?
 			t1=$(date +%s.%N)

@@ -244,6 +244,137 @@ profile() # STACK
 	done
 }
 
+# --- loss mode ---------------------------------------------------------------
+# BENCH_LOSS=1 (scripts/bench.sh --loss, two guests): guest a alternates
+# its stack each round (stock, then ours), guest b keeps the stack it
+# booted with (stock), and netem (delay 1ms loss 1% reorder 5% duplicate
+# 1%) sits on the RoCE packets (UDP 4791) leaving the guest named by
+# BENCH_NETEM (a or b), so TCP rendezvous and setup stay clean.  A round
+# is a fixed RC workload: ibv_rc_pingpong -c 8 KiB x 300 with either
+# guest as the server, ib_send_bw 64 KiB x 300 in each direction (the
+# sender is the requester: a's stack as requester, then as responder).
+# Each guest appends, per item, the item's wall time (its client's) and
+# its own hw counter deltas to $OUT/loss.tsv; the host joins the two.
+LOSS_ITEMS=(
+	"pp_a_srv|a|ibv_rc_pingpong -d $DEV -g \$GID -s 8192 -n 300 -c"
+	"pp_b_srv|b|ibv_rc_pingpong -d $DEV -g \$GID -s 8192 -n 300 -c"
+	"sbw_b_to_a|a|ib_send_bw -d $DEV -x \$GID -F -s 65536 -n 300"
+	"sbw_a_to_b|b|ib_send_bw -d $DEV -x \$GID -F -s 65536 -n 300"
+)
+LOSS_COUNTERS="completer_retry_err rcvd_seq_err duplicate_request out_of_seq_request retry_exceeded_err rcvd_rnr_err send_rnr_err"
+
+counters_now() # one line: the values of $LOSS_COUNTERS on rxe0 port 1
+{
+	local c d=/sys/class/infiniband/$DEV/ports/1/hw_counters
+	for c in $LOSS_COUNTERS; do
+		printf '%s ' "$(cat "$d/$c" 2>/dev/null || echo 0)"
+	done
+	echo
+}
+
+netem_on()
+{
+	modprobe sch_netem
+	tc qdisc add dev eth0 root handle 1: prio &&
+	tc qdisc add dev eth0 parent 1:3 handle 30: netem \
+		delay 1ms loss 1% reorder 5% duplicate 1% &&
+	tc filter add dev eth0 parent 1: protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:3
+}
+
+# loss_item ROUND STACK NAME SERVER-GUEST ARGS: one workload item
+loss_item()
+{
+	local r=$1 st=$2 name=$3 srv=$4 args me c0 c1 t0 t1 rc log
+	me=a; [ "$ROLE" = client ] && me=b
+	args=$(eval echo "$5")
+	log=$OUT/loss.$r.$st.$name.$me.log
+	PORT=$((PORT + 1))
+	c0=$(counters_now)
+	if [ "$me" = "$srv" ]; then
+		t0=$(date +%s.%N)
+		# shellcheck disable=SC2086
+		timeout 600 $args -p $PORT >"$log" 2>&1
+		rc=$?
+		t1=$(date +%s.%N)
+	else
+		# refused while the server is not up (or a is still loading
+		# its stack): try again; the time is the successful attempt's
+		for _ in $(seq 1500); do
+			t0=$(date +%s.%N)
+			# shellcheck disable=SC2086
+			timeout 300 $args -p $PORT "$PEER" >"$log" 2>&1
+			rc=$?
+			t1=$(date +%s.%N)
+			[ $rc != 0 ] && grep -q "Couldn't connect" "$log" ||
+				break
+			sleep 0.2
+		done
+	fi
+	# both ends' counters settle (the last ACKs) before they are read
+	sleep 0.5
+	c1=$(counters_now)
+	awk -v r="$r" -v st="$st" -v n="$name" -v me="$me" -v srv="$srv" \
+	    -v rc=$rc -v t0="$t0" -v t1="$t1" -v c0="$c0" -v c1="$c1" 'BEGIN {
+		split(c0, x); split(c1, y); d = ""
+		for (i = 1; i <= length(y); i++) d = d "\t" (y[i] - x[i])
+		printf "%s\t%s\t%s\t%s\t%s\t%d\t%.2f%s\n", r, st, n, me,
+			(me == srv ? "server" : "client"), rc, t1 - t0, d
+	}' >>"$OUT/loss.tsv"
+	[ $rc = 0 ] || echo "bench: round $r $st $name ($me) failed: $(tail -n 2 "$log" | tr '\n' ' ')"
+}
+
+loss_main()
+{
+	local r st fig name srv args me=a
+	[ "$ROLE" = client ] && me=b
+	printf 'round\tstack_a\titem\tguest\tside\trc\tsecs' >"$OUT/loss.tsv"
+	printf '\t%s' $LOSS_COUNTERS >>"$OUT/loss.tsv"
+	echo >>"$OUT/loss.tsv"
+	if [ "${BENCH_NETEM:-b}" = $me ]; then
+		netem_on || { echo "bench: netem failed"; exit 1; }
+		echo "bench: netem on guest $me: $(tc qdisc show dev eth0 | grep netem)"
+	fi
+	# b keeps its boot stack (stock) throughout
+	# BENCH_CAPTURE=1: RoCE packets on guest a, for a look at a slow run
+	if [ "${BENCH_CAPTURE:-0}" = 1 ] && [ $me = a ]; then
+		dumpcap -q -i eth0 -f 'udp port 4791' -s 128 -w "$OUT/a.pcap" \
+			>/dev/null 2>&1 &
+		cap=$!
+		sleep 2
+	fi
+	if [ $me = b ]; then
+		modprobe rdma_rxe && link_up ||
+			{ echo "bench: cannot bring up rxe0"; exit 1; }
+	fi
+	for r in $(seq "$ROUNDS"); do
+		for st in stock ours; do
+			if [ $me = a ]; then
+				use_stack $st ||
+					{ echo "bench: cannot load $st"; exit 1; }
+			fi
+			for fig in "${LOSS_ITEMS[@]}"; do
+				IFS='|' read -r name srv args <<<"$fig"
+				[[ $name =~ $ONLY ]] || continue
+				loss_item "$r" $st "$name" "$srv" "$args"
+			done
+			[ $me = b ] || rdma link delete $DEV
+		done
+		echo "bench: round $r done"
+	done
+	[ $me = b ] && rdma link delete $DEV
+	[ -z "${cap:-}" ] || { kill -INT "$cap"; wait "$cap"; }
+	[ "${BENCH_NETEM:-b}" = $me ] &&
+		echo "bench: netem $(tc -s qdisc show dev eth0 | grep -A1 netem | tr '\n' ' ' | tr -s ' ')"
+	unload
+	echo "bench: guest $me done"
+	dmesg >"$OUT/dmesg"
+	/oot-src/scripts/lib/check-kernel-log.sh "$OUT/dmesg" >/dev/null ||
+		echo "bench: guest $me: kernel log has warnings"
+	exit 0
+}
+[ "${BENCH_LOSS:-0}" = 1 ] && loss_main
+
 # --- main ------------------------------------------------------------------
 echo "bench: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 echo "bench: memcpy 64KiB $("$BIN/memcpy_bw" 65536 1)"

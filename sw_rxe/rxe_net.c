@@ -245,6 +245,32 @@ static struct socket *rxe_net_sock(bool ipv6)
 /* Transmit                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * An skb with room for @len bytes.  A kmalloc()ed head is zeroed whole
+ * on Debian's kernels (init_on_alloc), half a KiB for the smallest
+ * packet, which rxe_pkt_alloc() and the callers write in full anyway.
+ * A page fragment is zeroed only when its page is allocated, and the
+ * page is used again, without that, once all its packets are freed, as
+ * a small message's are before the next one.
+ */
+static struct sk_buff *rxe_skb_alloc(unsigned int len)
+{
+	unsigned int size = SKB_DATA_ALIGN(len) +
+			    SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb;
+	void *data;
+
+	if (size > PAGE_SIZE)
+		return alloc_skb(len, GFP_ATOMIC);
+	data = netdev_alloc_frag(size);
+	if (unlikely(!data))
+		return NULL;
+	skb = build_skb(data, size);
+	if (unlikely(!skb))
+		skb_free_frag(data);
+	return skb;
+}
+
 struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
 			      unsigned int paylen, unsigned int payload)
 {
@@ -267,14 +293,14 @@ struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
 		return NULL;
 	hdr_len += sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev);
 
-	skb = alloc_skb(hdr_len + paylen, GFP_ATOMIC);
+	skb = rxe_skb_alloc(hdr_len + paylen);
 	if (unlikely(!skb))
 		return NULL;
 	skb_reserve(skb, hdr_len);
 	skb->protocol = proto;
 	skb->dev = ndev;
 
-	/* alloc_skb() cleared the control block: mask, opcode, psn are 0 */
+	/* the control block is clear: mask, opcode, psn are 0 */
 	pkt = rxe_skb_pkt(skb);
 	pkt->rxe = qp->rxe;
 	pkt->qp = qp;

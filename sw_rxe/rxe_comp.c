@@ -5,6 +5,10 @@
  * retransmit timeout, one WQE that needs no response (UC, UD, local
  * operations, failed ones), or in ERR one flushed WQE.
  *
+ * Responses come as packets on qp->resp_pkts, or, for a plain ACK from a
+ * responder of this host, as a held ACK (rxe_comp_put_ack()) that stands
+ * where the packet would have queued.
+ *
  * RC responses are matched against the oldest WQE with PSNs: a response
  * for a later PSN acknowledges the send/write WQEs before it (coalesced
  * ACKs), while a read or atomic WQE it passes over must have lost its

@@ -5,6 +5,10 @@
  * retransmit timeout, one WQE that needs no response (UC, UD, local
  * operations, failed ones), or in ERR one flushed WQE.
  *
+ * Responses come as packets on qp->resp_pkts, or, for a plain ACK from a
+ * responder of this host, as a held ACK (rxe_comp_put_ack()) that stands
+ * where the packet would have queued.
+ *
  * RC responses are matched against the oldest WQE with PSNs: a response
  * for a later PSN acknowledges the send/write WQEs before it (coalesced
  * ACKs), while a read or atomic WQE it passes over must have lost its
@@ -322,21 +326,21 @@ static void comp_atomic(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	comp_complete(qp, wqe, IB_WC_SUCCESS);
 }
 
-/* One RC response. */
-static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+/*
+ * One RC response: @opcode for @psn with AETH @syn (0 without one); @pkt
+ * is the packet, or NULL for an ACK handed over without one
+ * (rxe_comp_put_ack()), which needs nothing but these.
+ */
+static void comp_response(struct rxe_qp *qp, u8 opcode, u32 psn, u8 syn,
+			  struct rxe_pkt_info *pkt)
 {
 	struct rxe_send_wqe *wqe;
-	u32 psn = pkt->psn;
-	u8 syn = 0;
 
-	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC ||
-	    !(pkt->mask & RXE_RESP_MASK))
+	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC)
 		return;
 	if (rxe_psn_cmp(psn, qp->comp.psn) < 0 ||
 	    rxe_psn_cmp(psn, qp->req.psn) >= 0)
 		return;		/* answered already, or not (re)sent */
-	if (pkt->mask & RXE_AETH_MASK)
-		syn = rxe_aeth_syn(rxe_pkt_hdr(pkt, RXE_AETH));
 
 	for (;;) {
 		wqe = comp_head(qp);
@@ -365,10 +369,13 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	if (rxe_psn_cmp(psn, wqe->first_psn) < 0)
 		return;
 
-	switch (pkt->opcode) {
-	case RXE_OPCODE_RC_ACKNOWLEDGE:
+	if (opcode == RXE_OPCODE_RC_ACKNOWLEDGE) {
 		comp_aeth(qp, wqe, psn, syn);
-		break;
+		return;
+	}
+	if (!pkt)
+		return;
+	switch (opcode) {
 	case RXE_OPCODE_RC_READ_RESPONSE_FIRST:
 	case RXE_OPCODE_RC_READ_RESPONSE_MIDDLE:
 	case RXE_OPCODE_RC_READ_RESPONSE_LAST:
@@ -381,6 +388,17 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	default:
 		break;
 	}
+}
+
+static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	u8 syn = 0;
+
+	if (!(pkt->mask & RXE_RESP_MASK))
+		return;
+	if (pkt->mask & RXE_AETH_MASK)
+		syn = rxe_aeth_syn(rxe_pkt_hdr(pkt, RXE_AETH));
+	comp_response(qp, pkt->opcode, pkt->psn, syn, pkt);
 }
 
 /*
@@ -422,7 +440,7 @@ static int comp_flush(struct rxe_qp *qp)
 	struct rxe_send_wqe *wqe;
 	u32 status;
 
-	skb_queue_purge(&qp->resp_pkts);
+	rxe_comp_purge(qp);
 	del_timer(&req->retrans_timer);
 	del_timer(&req->rnr_nak_timer);
 	wqe = comp_head(qp);
@@ -450,25 +468,44 @@ static int comp_step(struct rxe_qp *qp)
 	enum ib_qp_state state = rxe_qp_state(qp);
 	struct rxe_req_info *req = &qp->req;
 	struct rxe_send_wqe *wqe;
-	struct sk_buff *skb;
+	struct rxe_comp_info *c = &qp->comp;
+	struct sk_buff *skb = NULL;
+	bool ack;
 	u32 psn;
+	u8 syn;
 
 	if (state == IB_QPS_ERR || state == IB_QPS_SQE)
 		return comp_flush(qp);
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD) {
-		skb_queue_purge(&qp->resp_pkts);	/* nothing was sent */
+		rxe_comp_purge(qp);	/* nothing was sent */
 		return 1;
 	}
 	if (test_and_clear_bit(RXE_REQ_EV_TIMEOUT, &req->events)) {
 		comp_timeout(qp);
 		return 0;
 	}
-	skb = rxe_pkt_dequeue(&qp->resp_pkts);
-	if (skb) {
-		psn = qp->comp.psn;
-		comp_rcv(qp, rxe_skb_pkt(skb));
-		kfree_skb(skb);
-		if (psn != qp->comp.psn || req->wait_rnr_timer)
+	/* a held ACK came before everything queued (rxe_comp_put_ack()) */
+	spin_lock_bh(&qp->resp_pkts.lock);
+	ack = c->ack_held;
+	if (ack) {
+		c->ack_held = false;
+		psn = c->ack_psn;
+		syn = c->ack_syn;
+	} else {
+		skb = __skb_dequeue(&qp->resp_pkts);
+	}
+	spin_unlock_bh(&qp->resp_pkts.lock);
+	if (ack || skb) {
+		u32 old = c->psn;
+
+		if (ack) {
+			comp_response(qp, RXE_OPCODE_RC_ACKNOWLEDGE, psn, syn,
+				      NULL);
+		} else {
+			comp_rcv(qp, rxe_skb_pkt(skb));
+			kfree_skb(skb);
+		}
+		if (old != c->psn || req->wait_rnr_timer)
 			comp_update_timer(qp);
 		return 0;
 	}
@@ -513,6 +550,42 @@ void rxe_retrans_timer(struct timer_list *t)
 void rxe_comp_run(struct rxe_qp *qp)
 {
 	rxe_task_run(&qp->comp.task);
+}
+
+bool rxe_comp_put_ack(struct rxe_qp *qp, u32 psn, u8 syn)
+{
+	struct rxe_comp_info *c = &qp->comp;
+	bool held = false;
+
+	/*
+	 * Only in front of an empty queue, so that the completer, which
+	 * takes it first, keeps the order the responder answered in (read
+	 * responses and earlier ACKs before it); and one at a time.  A
+	 * stopped completer takes nothing, as rxe_pkt_enqueue().
+	 */
+	spin_lock_bh(&qp->resp_pkts.lock);
+	if (!c->ack_held && skb_queue_empty(&qp->resp_pkts) &&
+	    !READ_ONCE(c->task.stopped)) {
+		c->ack_held = true;
+		c->ack_psn = psn;
+		c->ack_syn = syn;
+		held = true;
+	}
+	spin_unlock_bh(&qp->resp_pkts.lock);
+	return held;
+}
+
+void rxe_comp_run_inline(struct rxe_qp *qp)
+{
+	rxe_task_run_inline(&qp->comp.task);
+}
+
+void rxe_comp_purge(struct rxe_qp *qp)
+{
+	spin_lock_bh(&qp->resp_pkts.lock);
+	qp->comp.ack_held = false;
+	spin_unlock_bh(&qp->resp_pkts.lock);
+	skb_queue_purge(&qp->resp_pkts);
 }
 
 void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb)

@@ -163,6 +163,12 @@ void rxe_pkt_src_av(struct sk_buff *skb, struct rxe_av *av);
 /* Whether @av leads to an address of this host (set with the path). */
 bool rxe_av_dest_local(struct rxe_dev *rxe, const struct rxe_av *av);
 /*
+ * RC, @qp's path local (qp->path_local): hand the ACK (AETH @syn, for
+ * @psn) to the peer's completer without building a packet
+ * (rxe_rcv_local_ack()).  False when the caller has to send the packet.
+ */
+bool rxe_local_ack(struct rxe_qp *qp, u32 psn, u8 syn);
+/*
  * Below this many bytes a copy costs less than the fragment bookkeeping
  * (MR lookup, page references, a mapping on the receive side).
  */
@@ -194,6 +200,17 @@ int rxe_pkt_payload_walk(const struct rxe_pkt_info *pkt,
  * over without touching a wire (no ICRC was computed).
  */
 void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, bool from_self);
+/*
+ * The ACK (AETH @syn, for @psn) that @from's responder would send as a
+ * packet to its peer QP on @rxe of this host, handed to that QP's
+ * completer instead, if the peer would take the packet (rxe_rcv()'s
+ * checks: the QP, its service and state, the addresses).  Counted as
+ * sent and received.  False if not: the caller sends the packet, whose
+ * fate rxe_rcv() then decides and counts.  Under rcu_read_lock(), BHs
+ * off.
+ */
+bool rxe_rcv_local_ack(struct rxe_dev *rxe, struct rxe_qp *from, u32 psn,
+		       u8 syn);
 
 /* ---- rxe_req.c / rxe_comp.c: the send side -------------------------- */
 void rxe_req_init(struct rxe_qp *qp);	/* create: tasks, timers */
@@ -205,6 +222,18 @@ void rxe_req_run_inline(struct rxe_qp *qp);	/* in process context */
 void rxe_comp_run(struct rxe_qp *qp);	/* kick the completer */
 /* A response packet for @qp's completer (consumes @skb). */
 void rxe_comp_queue_pkt(struct rxe_qp *qp, struct sk_buff *skb);
+/*
+ * An ACK (AETH @syn) for @psn from a responder of this host for @qp's
+ * completer, without a packet, once rxe_rcv_local_ack() checked what
+ * rxe_rcv() checks of a packet.  False when it cannot be held now (a
+ * response is queued, or another held ACK, or the completer is
+ * stopped): then the responder sends a packet, as to anyone.  The
+ * caller runs the completer after (rxe_comp_run_inline()).
+ */
+bool rxe_comp_put_ack(struct rxe_qp *qp, u32 psn, u8 syn);
+void rxe_comp_run_inline(struct rxe_qp *qp);
+/* Drop the responses waiting for the completer, held ACK included. */
+void rxe_comp_purge(struct rxe_qp *qp);
 
 /* ---- rxe_resp.c: the receive side ----------------------------------- */
 void rxe_resp_init(struct rxe_qp *qp);

@@ -147,6 +147,16 @@ static struct ib_client rxe_net_client = {
 	.remove = rxe_net_client_remove,
 };
 
+/* A VLAN device stands for its real device.  Under rcu_read_lock(). */
+static struct rxe_dev *rxe_net_ndev_rxe(const struct net_device *ndev)
+{
+	struct rxe_dev *rxe = rxe_net_dev_rxe(ndev);
+
+	if (!rxe && is_vlan_dev(ndev))
+		rxe = rxe_net_dev_rxe(vlan_dev_real_dev(ndev));
+	return rxe;
+}
+
 /*
  * The rxe a received packet is for: the one of the netdev that owns the
  * destination address (this also maps packets to a local address, which
@@ -158,7 +168,6 @@ static struct rxe_dev *rxe_net_rcv_rxe(struct sk_buff *skb)
 {
 	struct net_device *ndev = skb->dev;
 	struct net *net = dev_net(ndev);
-	struct rxe_dev *rxe;
 
 	if (skb->protocol == htons(ETH_P_IP)) {
 		__be32 daddr = ip_hdr(skb)->daddr;
@@ -171,12 +180,7 @@ static struct rxe_dev *rxe_net_rcv_rxe(struct sk_buff *skb)
 		if (!ipv6_addr_is_multicast(daddr))
 			ndev = ipv6_dev_find(net, daddr, NULL);
 	}
-	if (!ndev)
-		return NULL;
-	rxe = rxe_net_dev_rxe(ndev);
-	if (!rxe && is_vlan_dev(ndev))
-		rxe = rxe_net_dev_rxe(vlan_dev_real_dev(ndev));
-	return rxe;
+	return ndev ? rxe_net_ndev_rxe(ndev) : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -241,6 +245,32 @@ static struct socket *rxe_net_sock(bool ipv6)
 /* Transmit                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * An skb with room for @len bytes.  A kmalloc()ed head is zeroed whole
+ * on Debian's kernels (init_on_alloc), half a KiB for the smallest
+ * packet, which rxe_pkt_alloc() and the callers write in full anyway.
+ * A page fragment is zeroed only when its page is allocated, and the
+ * page is used again, without that, once all its packets are freed, as
+ * a small message's are before the next one.
+ */
+static struct sk_buff *rxe_skb_alloc(unsigned int len)
+{
+	unsigned int size = SKB_DATA_ALIGN(len) +
+			    SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb;
+	void *data;
+
+	if (size > PAGE_SIZE)
+		return alloc_skb(len, GFP_ATOMIC);
+	data = netdev_alloc_frag(size);
+	if (unlikely(!data))
+		return NULL;
+	skb = build_skb(data, size);
+	if (unlikely(!skb))
+		skb_free_frag(data);
+	return skb;
+}
+
 struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
 			      unsigned int paylen, unsigned int payload)
 {
@@ -263,14 +293,14 @@ struct sk_buff *rxe_pkt_alloc(struct rxe_qp *qp, const struct rxe_av *av,
 		return NULL;
 	hdr_len += sizeof(struct udphdr) + LL_RESERVED_SPACE(ndev);
 
-	skb = alloc_skb(hdr_len + paylen, GFP_ATOMIC);
+	skb = rxe_skb_alloc(hdr_len + paylen);
 	if (unlikely(!skb))
 		return NULL;
 	skb_reserve(skb, hdr_len);
 	skb->protocol = proto;
 	skb->dev = ndev;
 
-	/* alloc_skb() cleared the control block: mask, opcode, psn are 0 */
+	/* the control block is clear: mask, opcode, psn are 0 */
 	pkt = rxe_skb_pkt(skb);
 	pkt->rxe = qp->rxe;
 	pkt->qp = qp;
@@ -609,6 +639,50 @@ bool rxe_av_dest_local(struct rxe_dev *rxe, const struct rxe_av *av)
 		return ipv6_chk_addr(net, &av->dgid_addr._sockaddr_in6.sin6_addr,
 				     NULL, 0);
 	return false;
+}
+
+/*
+ * The ACK would go through rxe_pkt_xmit() to rxe_loopback() and
+ * rxe_rcv(), which find the device by the destination address and the
+ * QP by number, check both, queue the packet for the completer and run
+ * it: the same here, but for the packet.  Two skbs make a small message
+ * on this path, the request and its ACK; this saves the second (its
+ * allocation, which the kernel zeroes, the headers, the route).
+ *
+ * Taken only where the packet would be local: the destination address
+ * is one of this host's (so its route is the loopback's, as for
+ * rxe_av_dest_local()), and the source address is the path's own (an
+ * unset one would be the route's choice, which only the packet knows).
+ * Anything else, and anything rxe_rcv() would refuse, goes the packet's
+ * way and is counted there.  No wire sees a difference: such a packet
+ * never leaves the host.
+ */
+bool rxe_local_ack(struct rxe_qp *qp, u32 psn, u8 syn)
+{
+	const struct rxe_av *av = &qp->pri_av;
+	struct net *net = dev_net(qp->rxe->ndev);
+	struct net_device *ndev = NULL;
+	struct rxe_dev *rxe;
+	bool held = false;
+
+	local_bh_disable();
+	rcu_read_lock();
+	if (av->network_type == RXE_NETWORK_TYPE_IPV4) {
+		if (av->sgid_addr._sockaddr_in.sin_addr.s_addr)
+			ndev = __ip_dev_find(net,
+				av->dgid_addr._sockaddr_in.sin_addr.s_addr,
+				false);
+	} else if (av->network_type == RXE_NETWORK_TYPE_IPV6 && rxe_sk6) {
+		if (!ipv6_addr_any(&av->sgid_addr._sockaddr_in6.sin6_addr))
+			ndev = ipv6_dev_find(net,
+				&av->dgid_addr._sockaddr_in6.sin6_addr, NULL);
+	}
+	rxe = ndev ? rxe_net_ndev_rxe(ndev) : NULL;
+	if (rxe)
+		held = rxe_rcv_local_ack(rxe, qp, psn, syn);
+	rcu_read_unlock();
+	local_bh_enable();
+	return held;
 }
 
 /* Zeros for the pad and ICRC of packets whose payload is by reference. */

@@ -416,7 +416,7 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	 * of it.  Free what waits here before waiting for our own skbs.
 	 */
 	skb_queue_purge(&qp->req_pkts);
-	skb_queue_purge(&qp->resp_pkts);
+	rxe_comp_purge(qp);
 
 	/* the table's reference; then lookups and in-flight skbs drain */
 	if (!refcount_dec_and_test(&qp->ref))
@@ -430,7 +430,7 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	/* empty since the purge above (rxe_pkt_enqueue()); cheap to be sure */
 	skb_queue_purge(&qp->req_pkts);
-	skb_queue_purge(&qp->resp_pkts);
+	rxe_comp_purge(qp);
 	rxe_resp_fini(qp);
 	rxe_qp_free_queues(qp);
 	dst_cache_destroy(&qp->dst_cache);
@@ -845,7 +845,7 @@ static void rxe_qp_reset(struct rxe_qp *qp)
 	rxe_req_reset(qp);
 	rxe_resp_reset(qp);
 	skb_queue_purge(&qp->req_pkts);
-	skb_queue_purge(&qp->resp_pkts);
+	rxe_comp_purge(qp);
 	atomic_set(&qp->ssn, 0);
 }
 
@@ -942,7 +942,7 @@ int rxe_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (cur == IB_QPS_RESET) {
 			/* whatever arrived while in RESET is stale */
 			skb_queue_purge(&qp->req_pkts);
-			skb_queue_purge(&qp->resp_pkts);
+			rxe_comp_purge(qp);
 			rxe_req_start(qp);
 			rxe_resp_start(qp);
 		}

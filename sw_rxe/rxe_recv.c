@@ -208,6 +208,29 @@ static bool rxe_rcv_addr_ok(const struct sk_buff *skb,
 	}
 }
 
+/*
+ * The same check for a packet from @from's path, which goes from its
+ * sgid address to its dgid address (rxe_local_ack() made sure the
+ * source is no route's choice).
+ */
+static bool rxe_rcv_av_ok(const struct rxe_av *from, const struct rxe_qp *qp)
+{
+	const struct rxe_av *av = &qp->pri_av;
+
+	if (av->network_type != from->network_type)
+		return false;
+	if (av->network_type == RXE_NETWORK_TYPE_IPV4)
+		return from->sgid_addr._sockaddr_in.sin_addr.s_addr ==
+		       av->dgid_addr._sockaddr_in.sin_addr.s_addr &&
+		       from->dgid_addr._sockaddr_in.sin_addr.s_addr ==
+		       av->sgid_addr._sockaddr_in.sin_addr.s_addr;
+	return av->network_type == RXE_NETWORK_TYPE_IPV6 &&
+	       ipv6_addr_equal(&from->sgid_addr._sockaddr_in6.sin6_addr,
+			       &av->dgid_addr._sockaddr_in6.sin6_addr) &&
+	       ipv6_addr_equal(&from->dgid_addr._sockaddr_in6.sin6_addr,
+			       &av->sgid_addr._sockaddr_in6.sin6_addr);
+}
+
 /* Checks 8 to 11: may @qp take the packet? */
 static enum rxe_rcv_verdict rxe_rcv_check_qp(struct sk_buff *skb,
 					     const struct rxe_qp *qp)
@@ -252,6 +275,20 @@ static enum rxe_rcv_verdict rxe_rcv_check_qp(struct sk_buff *skb,
 		return RXE_RCV_BAD_TRANSPORT;
 	}
 	return RXE_RCV_OK;
+}
+
+/*
+ * Checks 8 to 10 for an ACK: the service, the state (a response) and
+ * the addresses.
+ */
+static bool rxe_rcv_ack_ok(const struct rxe_qp *qp, const struct rxe_av *from)
+{
+	enum ib_qp_state state = rxe_qp_state(qp);
+
+	return rxe_opcode_legal(RXE_OPCODE_RC_ACKNOWLEDGE,
+				rxe_qp_transport(qp)) &&
+	       (state == IB_QPS_RTS || state == IB_QPS_SQD) &&
+	       rxe_rcv_av_ok(from, qp);
 }
 
 /* Hand @skb to @qp's responder or completer; consumes it. */
@@ -378,4 +415,32 @@ void rxe_rcv(struct rxe_dev *rxe, struct sk_buff *skb, bool from_self)
 
 drop:
 	rxe_rcv_drop(rxe, skb, why);
+}
+
+bool rxe_rcv_local_ack(struct rxe_dev *rxe, struct rxe_qp *from, u32 psn,
+		       u8 syn)
+{
+	u32 qpn = from->attr.dest_qp_num;
+	struct rxe_qp *qp;
+	bool held = false;
+
+	/*
+	 * Checks 1 to 6 hold for the packet we would build; 7 needs a
+	 * plain QPN, as for any RC packet.
+	 */
+	if (unlikely(!qpn || qpn == RXE_MCAST_QPN))
+		return false;
+	qp = rxe_qp_get(rxe, qpn);
+	if (unlikely(!qp))
+		return false;
+	if (likely(rxe_rcv_ack_ok(qp, &from->pri_av)))
+		held = rxe_comp_put_ack(qp, psn, syn);
+	if (held) {
+		/* as rxe_pkt_xmit() and rxe_rcv() count the packet */
+		rxe_counter_inc(from->rxe, RXE_CNT_SENT_PKTS);
+		rxe_counter_inc(rxe, RXE_CNT_RCVD_PKTS);
+		rxe_comp_run_inline(qp);
+	}
+	rxe_qp_put(qp);
+	return held;
 }

@@ -715,7 +715,7 @@ void rxe_req_reset(struct rxe_qp *qp)
 	req->events = 0;
 	qp->comp.opcode = -1;
 	qp->comp.started_retry = false;
-	skb_queue_purge(&qp->resp_pkts);
+	rxe_comp_purge(qp);
 }
 
 void rxe_req_start(struct rxe_qp *qp)

@@ -99,6 +99,16 @@ struct rxe_comp_info {
 	bool started_retry;	/* a retry is under way since the last ACK */
 	u32 retry_cnt;		/* left, reloaded from attr.retry_cnt */
 	u32 rnr_retry;		/* left, reloaded from attr.rnr_retry */
+	/*
+	 * An ACK from a responder of this host, handed over without a
+	 * packet (rxe_comp_put_ack()): it stands in the place of the
+	 * first packet of qp->resp_pkts, so it is only put there while
+	 * that queue is empty, and taken before the queue's head.  Under
+	 * the queue's lock.
+	 */
+	bool ack_held;
+	u8 ack_syn;
+	u32 ack_psn;
 };
 
 /*

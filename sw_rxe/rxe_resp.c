@@ -139,6 +139,10 @@ static void resp_ack_now(struct rxe_qp *qp, u8 syn, u32 psn)
 {
 	struct sk_buff *skb;
 
+	/* to this host, without a packet; NAKs are rare and keep theirs */
+	if (qp->path_local && rxe_aeth_syn_type(syn) == RXE_AETH_ACK &&
+	    rxe_local_ack(qp, psn, syn))
+		return;
 	skb = resp_pkt_new(qp, RXE_OPCODE_RC_ACKNOWLEDGE, psn, 0, syn, false);
 	if (skb)
 		rxe_pkt_xmit(qp, &qp->pri_av, skb);

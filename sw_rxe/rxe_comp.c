@@ -385,8 +385,9 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 
 /*
  * The retransmit timer is lazy: the requester arms it when it sends and
- * it is not pending, progress only moves the time the timeout counts
- * from, and nobody stops it when everything is answered: it then expires
+ * it is not pending, progress (or an answer that shows the peer alive,
+ * comp_step()) only moves the time the timeout counts from, and nobody
+ * stops it when everything is answered: it then expires
  * with nothing to do.  A timer that fires before the timeout has passed
  * since the last progress is pushed back (comp_timeout()).  A message
  * exchange costs no timer operation this way instead of two.
@@ -451,6 +452,7 @@ static int comp_step(struct rxe_qp *qp)
 	struct rxe_req_info *req = &qp->req;
 	struct rxe_send_wqe *wqe;
 	struct sk_buff *skb;
+	bool live;
 	u32 psn;
 
 	if (state == IB_QPS_ERR || state == IB_QPS_SQE)
@@ -466,9 +468,17 @@ static int comp_step(struct rxe_qp *qp)
 	skb = rxe_pkt_dequeue(&qp->resp_pkts);
 	if (skb) {
 		psn = qp->comp.psn;
+		/*
+		 * An answer at or past comp.psn shows the peer alive even
+		 * when it is no progress: after a go-back the peer ACKs
+		 * each duplicate with a PSN we have not re-sent yet, which
+		 * comp_rcv() drops.  Timing out in the middle of re-sending
+		 * the window would only go back over it again.
+		 */
+		live = rxe_psn_cmp(rxe_skb_pkt(skb)->psn, psn) >= 0;
 		comp_rcv(qp, rxe_skb_pkt(skb));
 		kfree_skb(skb);
-		if (psn != qp->comp.psn || req->wait_rnr_timer)
+		if (live || psn != qp->comp.psn || req->wait_rnr_timer)
 			comp_update_timer(qp);
 		return 0;
 	}

@@ -9,8 +9,15 @@
  * for a later PSN acknowledges the send/write WQEs before it (coalesced
  * ACKs), while a read or atomic WQE it passes over must have lost its
  * response, which calls for a retry.  Responses for PSNs already
- * acknowledged, or not sent (since a retry went back), are dropped:
- * comp.psn never passes req.psn.
+ * acknowledged, or never sent, are dropped.
+ *
+ * After a go-back the peer answers each duplicate with the last PSN it
+ * holds, one the requester may not have re-sent yet (req.psn rewound,
+ * req.sent_psn not).  Such an acknowledgement is as good as any: what it
+ * covers completes, and comp.psn passing req.psn makes the requester skip
+ * ahead (rxe_req.c) instead of re-sending what the peer has.  Data stays
+ * strict: read response data and atomic results are taken only in PSN
+ * order and for a request re-sent since the go-back.
  *
  * Retries: a PSN sequence NAK or the retransmit timer asks the requester
  * to go back to comp.psn (at most one retry per loss, counted against
@@ -27,6 +34,15 @@ static struct rxe_send_wqe *comp_head(struct rxe_qp *qp)
 	u32 cons = rxe_queue_consumer(qp->sq.queue);
 
 	return cons == qp->req.shadow_index ? NULL : rxe_sq_wqe(qp, cons);
+}
+
+/*
+ * The oldest WQE was started (its PSNs are assigned), even if a go-back
+ * has reset it to POSTED since.
+ */
+static bool comp_head_started(struct rxe_qp *qp)
+{
+	return rxe_queue_consumer(qp->sq.queue) != qp->req.wqe_index;
 }
 
 static u32 comp_wc_opcode(u32 wr_opcode)
@@ -198,7 +214,8 @@ static void comp_aeth(struct rxe_qp *qp, struct rxe_send_wqe *wqe, u32 psn,
 		if (wqe->mask & (RXE_WQE_READ | RXE_WQE_ATOMIC))
 			return;
 		comp_ack(qp, psn);
-		if (psn == wqe->last_psn && wqe->state == RXE_WQE_PENDING)
+		/* all of it arrived, though a go-back may not have re-sent it */
+		if (psn == wqe->last_psn)
 			comp_complete(qp, wqe, IB_WC_SUCCESS);
 		return;
 	case RXE_AETH_RNR_NAK:
@@ -332,15 +349,14 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC ||
 	    !(pkt->mask & RXE_RESP_MASK))
 		return;
-	if (rxe_psn_cmp(psn, qp->comp.psn) < 0 ||
-	    rxe_psn_cmp(psn, qp->req.psn) >= 0)
-		return;		/* answered already, or not (re)sent */
+	if (!rxe_psn_in(psn, qp->comp.psn, qp->req.sent_psn))
+		return;		/* answered already, or never sent */
 	if (pkt->mask & RXE_AETH_MASK)
 		syn = rxe_aeth_syn(rxe_pkt_hdr(pkt, RXE_AETH));
 
 	for (;;) {
 		wqe = comp_head(qp);
-		if (!wqe || wqe->state == RXE_WQE_POSTED)
+		if (!wqe || !comp_head_started(qp))
 			return;
 		if (wqe->state == RXE_WQE_DONE) {
 			comp_complete(qp, wqe, IB_WC_SUCCESS);
@@ -352,9 +368,10 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		}
 		if (rxe_psn_cmp(psn, wqe->last_psn) <= 0)
 			break;
-		/* the response is for a later WQE */
-		if (wqe->state != RXE_WQE_PENDING)
-			return;
+		/*
+		 * The response is for a later WQE: all of this one was sent
+		 * (maybe before a go-back) and arrived.
+		 */
 		if (wqe->mask & (RXE_WQE_READ | RXE_WQE_ATOMIC)) {
 			comp_retry(qp, false);	/* its response was lost */
 			return;
@@ -363,6 +380,10 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		comp_complete(qp, wqe, IB_WC_SUCCESS);
 	}
 	if (rxe_psn_cmp(psn, wqe->first_psn) < 0)
+		return;
+	/* data only for a request sent since the last go-back */
+	if (pkt->opcode != RXE_OPCODE_RC_ACKNOWLEDGE &&
+	    rxe_psn_cmp(psn, qp->req.psn) >= 0)
 		return;
 
 	switch (pkt->opcode) {
@@ -480,6 +501,9 @@ static int comp_step(struct rxe_qp *qp)
 		kfree_skb(skb);
 		if (live || psn != qp->comp.psn || req->wait_rnr_timer)
 			comp_update_timer(qp);
+		/* acknowledged past a go-back's re-sending: it skips ahead */
+		if (rxe_psn_cmp(qp->comp.psn, req->psn) > 0)
+			rxe_req_run(qp);
 		return 0;
 	}
 	wqe = comp_head(qp);

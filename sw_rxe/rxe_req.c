@@ -508,6 +508,7 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	if (rc && rxe_psn_cmp(req->psn, qp->comp.psn) <= 0)
 		req->progress_jiffies = jiffies;
 	req->psn = rxe_psn_add(req->psn, npsn);
+	req->sent_psn = rxe_psn_max(req->sent_psn, req->psn);
 	req->opcode = opcode;
 	if (last) {
 		wqe->state = rc ? RXE_WQE_PENDING : RXE_WQE_DONE;
@@ -576,6 +577,15 @@ static int req_step(struct rxe_qp *qp)
 		return 1;	/* the responder asked us to wait */
 	if (req->need_retry) {
 		req->need_retry = false;
+		req_rewind(qp);
+	} else if (req_is_rc(qp) &&
+		   rxe_psn_cmp(qp->comp.psn, req->psn) > 0) {
+		/*
+		 * The peer acknowledged PSNs this go-back has not re-sent
+		 * yet (it had them from before): skip ahead to comp.psn,
+		 * past what is complete and the acknowledged part of the
+		 * oldest WQE, as a retry from there would.
+		 */
 		req_rewind(qp);
 	}
 	/* rxe_net kicks us when enough of them are freed */

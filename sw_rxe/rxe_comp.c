@@ -418,16 +418,22 @@ static void comp_update_timer(struct rxe_qp *qp)
 	qp->req.progress_jiffies = jiffies;
 }
 
+/*
+ * The timer stays armed as long as a PSN sent is unanswered, whatever the
+ * requester is doing: a go-back it has not re-sent from yet (held by its
+ * in-flight skbs, or waiting to run) must time out again if it never gets
+ * anywhere.  The RNR timer stands in for it while the peer asked us to
+ * wait.
+ */
 static void comp_timeout(struct rxe_qp *qp)
 {
 	struct rxe_req_info *req = &qp->req;
-	struct rxe_send_wqe *wqe = comp_head(qp);
 	unsigned long deadline;
 
-	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC || !wqe ||
-	    wqe->state == RXE_WQE_POSTED || req->wait_rnr_timer ||
-	    !req->qp_timeout_jiffies ||
-	    rxe_psn_cmp(req->psn, qp->comp.psn) <= 0)
+	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC ||
+	    !req->qp_timeout_jiffies || req->wait_rnr_timer ||
+	    !comp_head(qp) || !comp_head_started(qp) ||
+	    rxe_psn_cmp(qp->comp.psn, req->sent_psn) >= 0)
 		return;		/* nothing unanswered: a stale timer */
 	deadline = req->progress_jiffies + req->qp_timeout_jiffies;
 	if (time_before(jiffies, deadline)) {
@@ -435,6 +441,10 @@ static void comp_timeout(struct rxe_qp *qp)
 		return;
 	}
 	comp_retry(qp, true);
+	/* the requester's next send would arm it, if it sends */
+	if (rxe_qp_state(qp) != IB_QPS_ERR && !req->wait_rnr_timer)
+		mod_timer(&req->retrans_timer,
+			  jiffies + req->qp_timeout_jiffies);
 }
 
 /* ERR (or SQE): every WQE completes, as flushed unless it had ended. */

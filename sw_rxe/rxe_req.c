@@ -625,8 +625,14 @@ static int req_step(struct rxe_qp *qp)
 		if (status)
 			return req_fail(qp, wqe, status);
 	}
-	/* fence: the reads and atomics before must be complete */
-	if ((wqe->wr.send_flags & IB_SEND_FENCE) && req->rd_out)
+	/*
+	 * fence: the reads and atomics before must be complete.  Only for
+	 * a WQE not started yet: one a go-back re-sends passed its fence
+	 * the first time, and rd_out may now count reads after it, which
+	 * cannot complete before it is re-sent.
+	 */
+	if ((wqe->wr.send_flags & IB_SEND_FENCE) && req->rd_out &&
+	    req->cur_index == req->wqe_index)
 		return req_block(qp);
 	if (wqe->mask & RXE_WQE_LOCAL)
 		return req_local(qp, wqe);

@@ -500,13 +500,14 @@ static int comp_step(struct rxe_qp *qp)
 	if (skb) {
 		psn = qp->comp.psn;
 		/*
-		 * An answer at or past comp.psn shows the peer alive even
-		 * when it is no progress: after a go-back the peer ACKs
-		 * each duplicate with a PSN we have not re-sent yet, which
-		 * comp_rcv() drops.  Timing out in the middle of re-sending
-		 * the window would only go back over it again.
+		 * An answer for a PSN sent and not acknowledged yet shows
+		 * the peer alive even when it is no progress (a read
+		 * response past a lost one, a NAK repeated while we
+		 * re-send): timing out in the middle of re-sending the
+		 * window would only go back over it again.  Not one for a
+		 * PSN never sent, which no live peer of this QP makes.
 		 */
-		live = rxe_psn_cmp(rxe_skb_pkt(skb)->psn, psn) >= 0;
+		live = rxe_psn_in(rxe_skb_pkt(skb)->psn, psn, req->sent_psn);
 		comp_rcv(qp, rxe_skb_pkt(skb));
 		kfree_skb(skb);
 		if (live || psn != qp->comp.psn || req->wait_rnr_timer)

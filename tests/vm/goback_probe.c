@@ -12,12 +12,12 @@
  * ack: a 96-packet SEND (PSNs wrap in its middle) all sent; a plug qdisc
  *   on OUR_IF then holds what the requester sends; a sequence NAK for
  *   the first PSN makes it go back and re-send into the plug until its
- *   in-flight skb limit holds it (64 or so packets: req.psn is rewound
- *   and short of the last PSN).  Then an ACK for the last PSN, as a
- *   peer that had everything answers a duplicate.  That ACK acknowledges
- *   the whole SEND: it must complete without anything more from the
- *   peer, and the requester must not send the rest of the window again
- *   once the plug opens.  Prints
+ *   in-flight skb limit holds it (65 packets, usually: req.psn is
+ *   rewound and short of the last PSN; stderr logs it).  Then an ACK for
+ *   the last PSN, as a peer that had everything answers a duplicate.
+ *   That ACK acknowledges the whole SEND: it must complete without
+ *   anything more from the peer, and the requester need not send the
+ *   rest of the window again once the plug opens.  Prints
  *     "goback_ack cqe=STATUS|none" and, for information,
  *     "goback_ack_resent N" (requests seen after the NAK).
  * fence: a SEND with IB_SEND_FENCE (no read before it, so it goes at
@@ -192,14 +192,24 @@ static int next_request(double secs, u8 *opcode, uint32_t *psn)
 static int count_requests(double secs, double idle, uint32_t *last)
 {
 	double t0 = probe_now();
-	uint32_t psn;
+	uint32_t psn, first = 0, prev = 0;
 	u8 op;
 	int n = 0;
 
 	while (probe_now() - t0 < secs && next_request(idle, &op, &psn)) {
+		if (!n)
+			first = psn;
+		else if (psn != ((prev + 1) & RXE_PSN_MASK))
+			fprintf(stderr, "goback_probe: run %#x-%#x at %.3f\n",
+				first, prev, probe_now() - t0),
+			first = psn;
+		prev = psn;
 		*last = psn;
 		n++;
 	}
+	if (n)
+		fprintf(stderr, "goback_probe: run %#x-%#x, %d requests in %.3f s\n",
+			first, prev, n, probe_now() - t0);
 	return n;
 }
 
@@ -263,6 +273,17 @@ static void connect_qp(struct ibv_qp *qp, int gid_index, uint32_t sq_psn)
 		die("RTS");
 }
 
+/* The QP's next PSN to send (rxe: req.psn), for the probe's log. */
+static uint32_t sq_psn(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_SQ_PSN, &ia))
+		return ~0u;
+	return a.sq_psn;
+}
+
 static const u8 nak_seq = RXE_AETH_NAK | RXE_NAK_PSN_SEQ_ERR;
 static const u8 ack_syn = RXE_AETH_ACK | RXE_AETH_CREDITS_UNLIMITED;
 
@@ -292,11 +313,14 @@ static void run_ack(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr)
 	plug("add");
 	inject(RXE_TRANSPORT_RC | RXE_OP_ACKNOWLEDGE, ACK_SQ_PSN, nak_seq, 0);
 	usleep(500000);		/* it re-sends into the plug, then waits */
+	fprintf(stderr, "goback_probe: sq_psn %#x before the ACK\n",
+		sq_psn(qp));
 	inject(RXE_TRANSPORT_RC | RXE_OP_ACKNOWLEDGE, last, ack_syn, 0);
 	if (probe_poll(cq, &wc, 2))
 		printf("goback_ack cqe=%s\n", ibv_wc_status_str(wc.status));
 	else
 		printf("goback_ack cqe=none\n");
+	fprintf(stderr, "goback_probe: sq_psn %#x after it\n", sq_psn(qp));
 	plug("open");
 	resent = count_requests(10, 1, &psn);
 	printf("goback_ack_resent %d\n", resent);

@@ -271,8 +271,11 @@ static void req_rewind(struct rxe_qp *qp)
 
 		if (wqe->state == RXE_WQE_DONE)
 			continue;	/* local operations run once */
-		if (wqe->state != RXE_WQE_PROCESSING &&
-		    wqe->state != RXE_WQE_PENDING)
+		/*
+		 * A POSTED one here was started and reset by an earlier
+		 * go-back: it too may be acknowledged in part now.
+		 */
+		if (wqe->state == RXE_WQE_ERROR)
 			break;
 		req_restart(qp, wqe, head);
 		head = false;

@@ -13,8 +13,15 @@
  * for a later PSN acknowledges the send/write WQEs before it (coalesced
  * ACKs), while a read or atomic WQE it passes over must have lost its
  * response, which calls for a retry.  Responses for PSNs already
- * acknowledged, or not sent (since a retry went back), are dropped:
- * comp.psn never passes req.psn.
+ * acknowledged, or never sent, are dropped.
+ *
+ * After a go-back the peer answers each duplicate with the last PSN it
+ * holds, one the requester may not have re-sent yet (req.psn rewound,
+ * req.sent_psn not).  Such an acknowledgement is as good as any: what it
+ * covers completes, and comp.psn passing req.psn makes the requester skip
+ * ahead (rxe_req.c) instead of re-sending what the peer has.  Data stays
+ * strict: read response data and atomic results are taken only in PSN
+ * order and for a request re-sent since the go-back.
  *
  * Retries: a PSN sequence NAK or the retransmit timer asks the requester
  * to go back to comp.psn (at most one retry per loss, counted against
@@ -31,6 +38,15 @@ static struct rxe_send_wqe *comp_head(struct rxe_qp *qp)
 	u32 cons = rxe_queue_consumer(qp->sq.queue);
 
 	return cons == qp->req.shadow_index ? NULL : rxe_sq_wqe(qp, cons);
+}
+
+/*
+ * The oldest WQE was started (its PSNs are assigned), even if a go-back
+ * has reset it to POSTED since.
+ */
+static bool comp_head_started(struct rxe_qp *qp)
+{
+	return rxe_queue_consumer(qp->sq.queue) != qp->req.wqe_index;
 }
 
 static u32 comp_wc_opcode(u32 wr_opcode)
@@ -202,7 +218,8 @@ static void comp_aeth(struct rxe_qp *qp, struct rxe_send_wqe *wqe, u32 psn,
 		if (wqe->mask & (RXE_WQE_READ | RXE_WQE_ATOMIC))
 			return;
 		comp_ack(qp, psn);
-		if (psn == wqe->last_psn && wqe->state == RXE_WQE_PENDING)
+		/* all of it arrived, though a go-back may not have re-sent it */
+		if (psn == wqe->last_psn)
 			comp_complete(qp, wqe, IB_WC_SUCCESS);
 		return;
 	case RXE_AETH_RNR_NAK:
@@ -338,13 +355,12 @@ static void comp_response(struct rxe_qp *qp, u8 opcode, u32 psn, u8 syn,
 
 	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC)
 		return;
-	if (rxe_psn_cmp(psn, qp->comp.psn) < 0 ||
-	    rxe_psn_cmp(psn, qp->req.psn) >= 0)
-		return;		/* answered already, or not (re)sent */
+	if (!rxe_psn_in(psn, qp->comp.psn, qp->req.sent_psn))
+		return;		/* answered already, or never sent */
 
 	for (;;) {
 		wqe = comp_head(qp);
-		if (!wqe || wqe->state == RXE_WQE_POSTED)
+		if (!wqe || !comp_head_started(qp))
 			return;
 		if (wqe->state == RXE_WQE_DONE) {
 			comp_complete(qp, wqe, IB_WC_SUCCESS);
@@ -356,9 +372,10 @@ static void comp_response(struct rxe_qp *qp, u8 opcode, u32 psn, u8 syn,
 		}
 		if (rxe_psn_cmp(psn, wqe->last_psn) <= 0)
 			break;
-		/* the response is for a later WQE */
-		if (wqe->state != RXE_WQE_PENDING)
-			return;
+		/*
+		 * The response is for a later WQE: all of this one was sent
+		 * (maybe before a go-back) and arrived.
+		 */
 		if (wqe->mask & (RXE_WQE_READ | RXE_WQE_ATOMIC)) {
 			comp_retry(qp, false);	/* its response was lost */
 			return;
@@ -367,6 +384,10 @@ static void comp_response(struct rxe_qp *qp, u8 opcode, u32 psn, u8 syn,
 		comp_complete(qp, wqe, IB_WC_SUCCESS);
 	}
 	if (rxe_psn_cmp(psn, wqe->first_psn) < 0)
+		return;
+	/* data only for a request sent since the last go-back */
+	if (opcode != RXE_OPCODE_RC_ACKNOWLEDGE &&
+	    rxe_psn_cmp(psn, qp->req.psn) >= 0)
 		return;
 
 	if (opcode == RXE_OPCODE_RC_ACKNOWLEDGE) {
@@ -403,8 +424,9 @@ static void comp_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 
 /*
  * The retransmit timer is lazy: the requester arms it when it sends and
- * it is not pending, progress only moves the time the timeout counts
- * from, and nobody stops it when everything is answered: it then expires
+ * it is not pending, progress (or an answer that shows the peer alive,
+ * comp_step()) only moves the time the timeout counts from, and nobody
+ * stops it when everything is answered: it then expires
  * with nothing to do.  A timer that fires before the timeout has passed
  * since the last progress is pushed back (comp_timeout()).  A message
  * exchange costs no timer operation this way instead of two.
@@ -414,16 +436,22 @@ static void comp_update_timer(struct rxe_qp *qp)
 	qp->req.progress_jiffies = jiffies;
 }
 
+/*
+ * The timer stays armed as long as a PSN sent is unanswered, whatever the
+ * requester is doing: a go-back it has not re-sent from yet (held by its
+ * in-flight skbs, or waiting to run) must time out again if it never gets
+ * anywhere.  The RNR timer stands in for it while the peer asked us to
+ * wait.
+ */
 static void comp_timeout(struct rxe_qp *qp)
 {
 	struct rxe_req_info *req = &qp->req;
-	struct rxe_send_wqe *wqe = comp_head(qp);
 	unsigned long deadline;
 
-	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC || !wqe ||
-	    wqe->state == RXE_WQE_POSTED || req->wait_rnr_timer ||
-	    !req->qp_timeout_jiffies ||
-	    rxe_psn_cmp(req->psn, qp->comp.psn) <= 0)
+	if (rxe_qp_transport(qp) != RXE_TRANSPORT_RC ||
+	    !req->qp_timeout_jiffies || req->wait_rnr_timer ||
+	    !comp_head(qp) || !comp_head_started(qp) ||
+	    rxe_psn_cmp(qp->comp.psn, req->sent_psn) >= 0)
 		return;		/* nothing unanswered: a stale timer */
 	deadline = req->progress_jiffies + req->qp_timeout_jiffies;
 	if (time_before(jiffies, deadline)) {
@@ -431,6 +459,10 @@ static void comp_timeout(struct rxe_qp *qp)
 		return;
 	}
 	comp_retry(qp, true);
+	/* the requester's next send would arm it, if it sends */
+	if (rxe_qp_state(qp) != IB_QPS_ERR && !req->wait_rnr_timer)
+		mod_timer(&req->retrans_timer,
+			  jiffies + req->qp_timeout_jiffies);
 }
 
 /* ERR (or SQE): every WQE completes, as flushed unless it had ended. */
@@ -470,7 +502,7 @@ static int comp_step(struct rxe_qp *qp)
 	struct rxe_send_wqe *wqe;
 	struct rxe_comp_info *c = &qp->comp;
 	struct sk_buff *skb = NULL;
-	bool ack;
+	bool ack, live;
 	u32 psn;
 	u8 syn;
 
@@ -498,15 +530,29 @@ static int comp_step(struct rxe_qp *qp)
 	if (ack || skb) {
 		u32 old = c->psn;
 
+		if (!ack)
+			psn = rxe_skb_pkt(skb)->psn;
+		/*
+		 * An answer for a PSN sent and not acknowledged yet shows
+		 * the peer alive even when it is no progress (a read
+		 * response past a lost one, a NAK repeated while we
+		 * re-send): timing out in the middle of re-sending the
+		 * window would only go back over it again.  Not one for a
+		 * PSN never sent, which no live peer of this QP makes.
+		 */
+		live = rxe_psn_in(psn, old, req->sent_psn);
 		if (ack) {
 			comp_response(qp, RXE_OPCODE_RC_ACKNOWLEDGE, psn, syn,
 				      NULL);
 		} else {
 			comp_rcv(qp, rxe_skb_pkt(skb));
-			kfree_skb(skb);
+			consume_skb(skb);
 		}
-		if (old != c->psn || req->wait_rnr_timer)
+		if (live || old != c->psn || req->wait_rnr_timer)
 			comp_update_timer(qp);
+		/* acknowledged past a go-back's re-sending: it skips ahead */
+		if (rxe_psn_cmp(qp->comp.psn, req->psn) > 0)
+			rxe_req_run(qp);
 		return 0;
 	}
 	wqe = comp_head(qp);

@@ -23,4 +23,16 @@ static inline s32 rxe_psn_cmp(u32 a, u32 b)
 	return (s32)((a - b) << 8) >> 8;
 }
 
+/* @psn lies in [@lo, @hi): at or after @lo and before @hi. */
+static inline bool rxe_psn_in(u32 psn, u32 lo, u32 hi)
+{
+	return rxe_psn_cmp(psn, lo) >= 0 && rxe_psn_cmp(psn, hi) < 0;
+}
+
+/* The later of @a and @b in sequence space. */
+static inline u32 rxe_psn_max(u32 a, u32 b)
+{
+	return rxe_psn_cmp(a, b) >= 0 ? a : b;
+}
+
 #endif

@@ -798,6 +798,7 @@ static void rxe_qp_apply_attr(struct rxe_qp *qp, const struct ib_qp_attr *attr,
 	if (mask & IB_QP_SQ_PSN) {
 		qp->attr.sq_psn = attr->sq_psn & RXE_PSN_MASK;
 		qp->req.psn = qp->attr.sq_psn;
+		qp->req.sent_psn = qp->attr.sq_psn;
 		qp->comp.psn = qp->attr.sq_psn;
 	}
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC) {

@@ -271,8 +271,11 @@ static void req_rewind(struct rxe_qp *qp)
 
 		if (wqe->state == RXE_WQE_DONE)
 			continue;	/* local operations run once */
-		if (wqe->state != RXE_WQE_PROCESSING &&
-		    wqe->state != RXE_WQE_PENDING)
+		/*
+		 * A POSTED one here was started and reset by an earlier
+		 * go-back: it too may be acknowledged in part now.
+		 */
+		if (wqe->state == RXE_WQE_ERROR)
 			break;
 		req_restart(qp, wqe, head);
 		head = false;
@@ -508,6 +511,7 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	if (rc && rxe_psn_cmp(req->psn, qp->comp.psn) <= 0)
 		req->progress_jiffies = jiffies;
 	req->psn = rxe_psn_add(req->psn, npsn);
+	req->sent_psn = rxe_psn_max(req->sent_psn, req->psn);
 	req->opcode = opcode;
 	if (last) {
 		wqe->state = rc ? RXE_WQE_PENDING : RXE_WQE_DONE;
@@ -577,6 +581,15 @@ static int req_step(struct rxe_qp *qp)
 	if (req->need_retry) {
 		req->need_retry = false;
 		req_rewind(qp);
+	} else if (req_is_rc(qp) &&
+		   rxe_psn_cmp(qp->comp.psn, req->psn) > 0) {
+		/*
+		 * The peer acknowledged PSNs this go-back has not re-sent
+		 * yet (it had them from before): skip ahead to comp.psn,
+		 * past what is complete and the acknowledged part of the
+		 * oldest WQE, as a retry from there would.
+		 */
+		req_rewind(qp);
 	}
 	/* rxe_net kicks us when enough of them are freed */
 	if (atomic_read(&qp->skb_out) > RXE_INFLIGHT_SKBS_PER_QP_HIGH)
@@ -615,8 +628,14 @@ static int req_step(struct rxe_qp *qp)
 		if (status)
 			return req_fail(qp, wqe, status);
 	}
-	/* fence: the reads and atomics before must be complete */
-	if ((wqe->wr.send_flags & IB_SEND_FENCE) && req->rd_out)
+	/*
+	 * fence: the reads and atomics before must be complete.  Only for
+	 * a WQE not started yet: one a go-back re-sends passed its fence
+	 * the first time, and rd_out may now count reads after it, which
+	 * cannot complete before it is re-sent.
+	 */
+	if ((wqe->wr.send_flags & IB_SEND_FENCE) && req->rd_out &&
+	    req->cur_index == req->wqe_index)
 		return req_block(qp);
 	if (wqe->mask & RXE_WQE_LOCAL)
 		return req_local(qp, wqe);

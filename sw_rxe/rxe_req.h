@@ -61,6 +61,11 @@ struct rxe_req_info {
 	struct rxe_task task;
 	spinlock_t lock;	/* one step of the requester or completer (BH off) */
 	u32 psn;		/* next PSN to send; modify_qp sets it (SQ_PSN) */
+	/*
+	 * One past the highest PSN ever sent (req.psn before a go-back
+	 * rewound it): the peer may acknowledge anything before it.
+	 */
+	u32 sent_psn;
 	u32 wqe_index;		/* one past the last WQE started */
 	u32 cur_index;		/* the WQE being worked on */
 	u32 shadow_index;	/* one past the last WQE copied */

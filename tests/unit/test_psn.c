@@ -23,3 +23,30 @@ TEST(psn_cmp_orders_across_the_wrap)
 	CHECK(rxe_psn_cmp(0x7fffff, 0) > 0);
 	CHECK(rxe_psn_cmp(0x800001, 0) < 0);
 }
+
+TEST(psn_in_is_half_open_across_the_wrap)
+{
+	CHECK(rxe_psn_in(5, 5, 6));
+	CHECK(!rxe_psn_in(6, 5, 6));
+	CHECK(!rxe_psn_in(4, 5, 6));
+	CHECK(!rxe_psn_in(5, 5, 5));		/* empty */
+	/* [0xfffff0, 0x10): both sides of the wrap are in, the ends not */
+	CHECK(rxe_psn_in(0xfffff0, 0xfffff0, 0x10));
+	CHECK(rxe_psn_in(0xffffff, 0xfffff0, 0x10));
+	CHECK(rxe_psn_in(0, 0xfffff0, 0x10));
+	CHECK(rxe_psn_in(0xf, 0xfffff0, 0x10));
+	CHECK(!rxe_psn_in(0x10, 0xfffff0, 0x10));
+	CHECK(!rxe_psn_in(0xffffef, 0xfffff0, 0x10));
+	/* a go-back: comp.psn 0xffffff, 128 PSNs out, ACK for the last one */
+	CHECK(rxe_psn_in(rxe_psn_add(0xffffff, 127), 0xffffff,
+			 rxe_psn_add(0xffffff, 128)));
+}
+
+TEST(psn_max_across_the_wrap)
+{
+	CHECK_EQ(rxe_psn_max(3, 7), 7);
+	CHECK_EQ(rxe_psn_max(7, 3), 7);
+	CHECK_EQ(rxe_psn_max(5, 5), 5);
+	CHECK_EQ(rxe_psn_max(0xfffffe, 2), 2);	/* 2 follows the wrap */
+	CHECK_EQ(rxe_psn_max(2, 0xfffffe), 2);
+}

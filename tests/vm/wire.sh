@@ -155,10 +155,12 @@ add ib_atomic_bw-fadd-ipv6 "ib_atomic_bw $pt6 -n 100 -A FETCH_AND_ADD" same
 add ib_send_lat-4KiB-ipv6 "ib_send_lat $pt6 -s 4096 -n 100" same
 if [ "$FUZZ" = 1 ]; then
 	# NAME is fuzz-TYPE-SEED-ROUNDS; the pingpongs run long enough
-	# (about 20 s and 10 s under TCG) to outlive the fuzzer's ~2200
-	# packets
+	# (about 25 s and 10 s under TCG) to outlive the fuzzer's ~2200
+	# packets, and for rc the responder cases before them (wire_sac's
+	# sacrificial QPs, the victim's beside its pingpong server)
 	fz=/oot-src/tests/vm/wire_fuzz_client.sh
-	add fuzz-rc-1-4 "ibv_rc_pingpong $pp4 -n 400 -c" "$fz rc 1 4 ibv_rc_pingpong $pp4 -n 400 -c"
+	fs=/oot-src/tests/vm/wire_fuzz_server.sh
+	add fuzz-rc-1-4 "$fs ibv_rc_pingpong $pp4 -n 500 -c" "$fz rc 1 4 ibv_rc_pingpong $pp4 -n 500 -c"
 	add fuzz-ud-2-4 "ibv_ud_pingpong $pp4 -n 2000 -s 512 -c" "$fz ud 2 4 ibv_ud_pingpong $pp4 -n 2000 -s 512 -c"
 fi
 NLOSS_FIRST=${#TESTS[@]}
@@ -231,7 +233,7 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 	esac
 	case "$name" in
 	fuzz-*)
-		grep -h "^wire_fuzz \|^fuzz: " "$log" | sed "s/^/# $name: /"
+		grep -h "^wire_fuzz \|^wire_sac: \|^wire_sac victim: \|^fuzz: " "$log" | sed "s/^/# $name: /"
 		[ "$ROLE" = server ] && fuzz_check "$name" "$log"
 		;;
 	esac
@@ -254,8 +256,10 @@ fuzz_check() # NAME LOG
 		t_result 0 "$name: the victim's QPN" "none in $log"
 		return
 	fi
+	# the PSN only moves the psn class's packets, not how many
 	plan=$(/oot-src/tests/vm/bin/wire_fuzz --plan --type "$type" \
-		--qpn "$qpn" --seed "$seed" --rounds "$rounds")
+		--qpn "$qpn" --seed "$seed" --rounds "$rounds" \
+		$([ "$type" = rc ] && echo --psn 0))
 	echo "# $name victim's plan: $plan"
 	# a counter missing (a stack without it) reads "none" and fails its
 	# check, and counts 0 in the sum (an empty value in $((...)) would
@@ -272,6 +276,27 @@ fuzz_check() # NAME LOG
 		v=$(fd rcvd_addr_mismatch)
 		t_run "$name: every lie from another address dropped, rcvd_addr_mismatch rose by $v >= $n" \
 			test "$v" -ge "$n"
+		# PSNs outside the window, from the real peer: the responder's
+		# PSN check drops and counts each (the live QP completing its
+		# pingpong with -c is the check that it did no more)
+		n=$(fp psn_behind)
+		v=$(fd duplicate_request)
+		t_run "$name: every PSN far behind dropped as a duplicate, duplicate_request rose by $v >= $n" \
+			test "$v" -ge "$n"
+		n=$(fp psn_ahead)
+		v=$(fd out_of_seq_request)
+		t_run "$name: every PSN far ahead dropped as out of sequence, out_of_seq_request rose by $v >= $n" \
+			test "$v" -ge "$n"
+		# the responder cases, one sacrificial QP each (wire_sac --victim)
+		local l cases=0
+		while IFS= read -r l; do
+			cases=$((cases + 1))
+			t_result "$([[ $l == *": ok" ]] && echo 1 || echo 0)" \
+				"$name: ${l#wire_sac }"
+		done < <(grep -h "^wire_sac case \|^wire_sac memory: " "$log")
+		t_eq "$name: responder cases checked by the victim" \
+			"$(grep -h "^wire_sac victim: cases=" "$log" | sed 's/.*cases=\([0-9]*\).*/\1/')" \
+			echo $((cases - 1))
 	else
 		n=$(fp qkey)
 		v=$(fd rcvd_key_err)

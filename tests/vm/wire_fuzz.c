@@ -404,7 +404,9 @@ static void gen_round(void)
  * behind of wherever it got to in 24-bit serial arithmetic.  Each
  * direction: its extreme and a random distance, per opcode.  Appended
  * after the round's shuffle, the ones ahead back to back: the responder
- * NAKs only the first of a run, and must still count every one.
+ * NAKs the first of the run (out_of_seq_request) and drops the rest in
+ * silence until an in-order packet comes; each one behind is a
+ * duplicate (duplicate_request) that must not be executed again.
  */
 static void gen_psn(void)
 {

@@ -19,8 +19,10 @@
 #   WIRE_ONLY     optional extended regex: run only the tests it matches
 #   WIRE_FUZZ     1: both guests also run the fuzz phase: the client sprays
 #                 malformed and lying RoCEv2 packets (tests/vm/bin/wire_fuzz)
-#                 at the server's QP of a live rc/ud pingpong; the server
-#                 (the victim, ours) checks its drop counters
+#                 at the server's QP of a live rc/ud pingpong, and for rc
+#                 crafted requests at sacrificial QPs (wire_sac); the
+#                 server (the victim, ours) checks its drop counters and
+#                 what its responder answered
 #
 # Rendezvous: every test has its own TCP port (18515 + its index), so a
 # client can only ever meet the server of the same test.  The server runs the

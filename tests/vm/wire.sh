@@ -274,17 +274,18 @@ fuzz_check() # NAME LOG
 		# PSNs outside the window, from the real peer: the responder's
 		# PSN check drops them (the live QP completing its pingpong
 		# with -c is the check that it did no more).  Each duplicate
-		# counts; out_of_seq_request counts sequence NAKs, as in-tree,
-		# and a run of PSNs ahead draws one: each round sends its run
-		# after the pingpong's own packets reset that
+		# counts; out_of_seq_request counts sequence NAKs, as in-tree:
+		# a run of PSNs ahead draws one, unless a NAK is outstanding
+		# already (a real loss, or the previous round's run with no
+		# in-order packet since: 2 for 4 rounds on a loaded host)
 		n=$(fp psn_behind)
 		v=$(fd duplicate_request)
 		t_run "$name: every PSN far behind dropped as a duplicate, duplicate_request rose by $v >= $n" \
 			test "$v" -ge "$n"
 		n=$(fp psn_ahead)
 		v=$(fd out_of_seq_request)
-		t_run "$name: the $n PSNs far ahead dropped, one sequence NAK per round at least, out_of_seq_request rose by $v >= $rounds" \
-			test "$v" -ge "$rounds"
+		t_run "$name: the $n PSNs far ahead dropped, a sequence NAK for them, out_of_seq_request rose by $v >= 1" \
+			test "$v" -ge 1
 		# the responder cases, one sacrificial QP each (wire_sac --victim)
 		local l cases=0
 		while IFS= read -r l; do

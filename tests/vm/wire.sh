@@ -19,8 +19,10 @@
 #   WIRE_ONLY     optional extended regex: run only the tests it matches
 #   WIRE_FUZZ     1: both guests also run the fuzz phase: the client sprays
 #                 malformed and lying RoCEv2 packets (tests/vm/bin/wire_fuzz)
-#                 at the server's QP of a live rc/ud pingpong; the server
-#                 (the victim, ours) checks its drop counters
+#                 at the server's QP of a live rc/ud pingpong, and for rc
+#                 crafted requests at sacrificial QPs (wire_sac); the
+#                 server (the victim, ours) checks its drop counters and
+#                 what its responder answered
 #
 # Rendezvous: every test has its own TCP port (18515 + its index), so a
 # client can only ever meet the server of the same test.  The server runs the
@@ -158,10 +160,12 @@ add ib_atomic_bw-fadd-ipv6 "ib_atomic_bw $pt6 -n 100 -A FETCH_AND_ADD" same
 add ib_send_lat-4KiB-ipv6 "ib_send_lat $pt6 -s 4096 -n 100" same
 if [ "$FUZZ" = 1 ]; then
 	# NAME is fuzz-TYPE-SEED-ROUNDS; the pingpongs run long enough
-	# (about 20 s and 10 s under TCG) to outlive the fuzzer's ~2200
-	# packets
+	# (about 20-60 s and 10 s under TCG) to outlive the fuzzer's ~2200
+	# packets, and for rc the responder cases before them (wire_sac's
+	# sacrificial QPs, the victim's beside its pingpong server)
 	fz=/oot-src/tests/vm/wire_fuzz_client.sh
-	add fuzz-rc-1-4 "ibv_rc_pingpong $pp4 -n 400 -c" "$fz rc 1 4 ibv_rc_pingpong $pp4 -n 400 -c"
+	fs=/oot-src/tests/vm/wire_fuzz_server.sh
+	add fuzz-rc-1-4 "$fs ibv_rc_pingpong $pp4 -n 400 -c" "$fz rc 1 4 ibv_rc_pingpong $pp4 -n 400 -c"
 	add fuzz-ud-2-4 "ibv_ud_pingpong $pp4 -n 2000 -s 512 -c" "$fz ud 2 4 ibv_ud_pingpong $pp4 -n 2000 -s 512 -c"
 fi
 NLOSS_FIRST=${#TESTS[@]}
@@ -234,14 +238,15 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 	esac
 	case "$name" in
 	fuzz-*)
-		grep -h "^wire_fuzz \|^fuzz: " "$log" | sed "s/^/# $name: /"
+		grep -h "^wire_fuzz \|^wire_sac: \|^wire_sac victim: \|^fuzz: " "$log" | sed "s/^/# $name: /"
 		[ "$ROLE" = server ] && fuzz_check "$name" "$log"
 		;;
 	esac
 }
 
 # The victim's side of a fuzz test: what the fuzzer sent (its --plan, from
-# the same seed, rounds and our QPN) against the drop counters it moved.
+# the same seed, rounds and our QPN) against the drop counters it moved,
+# and for rc what its responder did with the packets that reach it.
 # Lower bounds: the real traffic's own late packets may add drops.
 fuzz_check() # NAME LOG
 {
@@ -251,20 +256,51 @@ fuzz_check() # NAME LOG
 	counters >"$OUT/$name.after"
 	echo "# $name counters moved: $(join "$OUT/$name.before" "$OUT/$name.after" |
 		awk '$3 != $2 { printf "%s +%d ", $1, $3 - $2 }')"
-	[ "$STACK" = ours ] || return 0 # stock rxe counts none of these
 	qpn=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-fA-F]*\),.*/\1/p' "$log")
 	if [ -z "$qpn" ]; then
 		t_result 0 "$name: the victim's QPN" "none in $log"
 		return
 	fi
+	# the PSN only moves the psn class's packets, not how many
 	plan=$(/oot-src/tests/vm/bin/wire_fuzz --plan --type "$type" \
-		--qpn "$qpn" --seed "$seed" --rounds "$rounds")
+		--qpn "$qpn" --seed "$seed" --rounds "$rounds" \
+		$([ "$type" = rc ] && echo --psn 0))
 	echo "# $name victim's plan: $plan"
 	# a counter missing (a stack without it) reads "none" and fails its
 	# check, and counts 0 in the sum (an empty value in $((...)) would
 	# abort the run of tests)
 	fd() { join "$OUT/$name.before" "$OUT/$name.after" | awk -v n="$1" '$1 == n { v = $3 - $2 } END { print v == "" ? "none" : v }'; }
 	fp() { tr ' ' '\n' <<<"$plan" | sed -n "s/^$1=//p"; }
+	# What reaches the responder is checked on any stack (IBTA
+	# behaviour, in-tree counters).
+	if [ "$type" = rc ]; then
+		# PSNs outside the window, from the real peer: the responder's
+		# PSN check drops them (the live QP completing its pingpong
+		# with -c is the check that it did no more).  Each duplicate
+		# counts; out_of_seq_request counts sequence NAKs, as in-tree:
+		# a run of PSNs ahead draws one, unless a NAK is outstanding
+		# already (a real loss, or the previous round's run with no
+		# in-order packet since: 2 for 4 rounds on a loaded host)
+		n=$(fp psn_behind)
+		v=$(fd duplicate_request)
+		t_run "$name: every PSN far behind dropped as a duplicate, duplicate_request rose by $v >= $n" \
+			test "$v" -ge "$n"
+		n=$(fp psn_ahead)
+		v=$(fd out_of_seq_request)
+		t_run "$name: the $n PSNs far ahead dropped, a sequence NAK for them, out_of_seq_request rose by $v >= 1" \
+			test "$v" -ge 1
+		# the responder cases, one sacrificial QP each (wire_sac --victim)
+		local l cases=0
+		while IFS= read -r l; do
+			cases=$((cases + 1))
+			t_result "$([[ $l == *": ok" ]] && echo 1 || echo 0)" \
+				"$name: ${l#wire_sac }"
+		done < <(grep -h "^wire_sac case \|^wire_sac memory: " "$log")
+		t_eq "$name: responder cases checked by the victim" \
+			"$(grep -h "^wire_sac victim: cases=" "$log" | sed 's/.*cases=\([0-9]*\).*/\1/')" \
+			echo $((cases - 1))
+	fi
+	[ "$STACK" = ours ] || return 0 # stock rxe has none of the rcvd_* counters
 	for k in icrc:rcvd_icrc_err malformed:rcvd_malformed key:rcvd_key_err; do
 		n=$(fp "expect_${k%%:*}")
 		v=$(fd "${k#*:}")

@@ -5,8 +5,10 @@
  *
  *   wire_fuzz --ifname eth0 --dst-mac M --dst-ip A --src-ip A
  *             --spoof-mac M --spoof-ip A --qpn N --type rc|ud
- *             [--qkey K] [--rounds R] [--seed S] [--gap-us U] [--plan]
- *             [--pcap FILE]
+ *             [--qkey K] [--psn P] [--rounds R] [--seed S] [--gap-us U]
+ *             [--plan] [--pcap FILE]
+ *   wire_fuzz --ifname eth0 --dst-mac M --dst-ip A --src-ip A
+ *             --resp ADDR:RKEY:FQPN,VQPN,PSN:...
  *
  * Every frame (Ethernet, IPv4, UDP 4791, BTH and extension headers,
  * payload, ICRC) is built here; the ICRC is computed with the driver's
@@ -31,15 +33,29 @@
  *              responses, PSNs anywhere in the 24-bit space
  *   qkey       (ud) a SEND_ONLY with a wrong Q_Key, from --spoof-ip; and
  *              (both) a MAD to QP1 with a Q_Key that is not the GSI's
+ *   psn        (rc, with --psn, the PSN the victim's QP expected when the
+ *              connection was made) well-formed sends, writes, reads and
+ *              atomics from the real peer's address, whose PSNs lie 2^20
+ *              to 2^23 - 1 ahead of (psn_ahead) or behind (psn_behind) any
+ *              the connection can have reached: they pass every receive
+ *              check and the responder must drop them as out of sequence
+ *              or duplicates, without harm to the connection
  *
- * Every packet of these classes must be dropped by the victim's receive
- * checks; the classes up to pkey before any QP is looked at, so they are
- * counted whatever the target's state.  Deterministic: --seed picks the
+ * Every packet of these classes but psn must be dropped by the victim's
+ * receive checks; the classes up to pkey before any QP is looked at, so
+ * they are counted whatever the target's state.  Deterministic: --seed picks the
  * PSNs, keys, payload bytes and the order of the packets of each round.
  * --plan prints the summary line without sending anything (the victim's
  * side computes what to expect with it).  Summary line:
  *
  *   wire_fuzz seed=S type=T qpn=N sent=N trunc=N pad=N ... expect_malformed=N
+ *
+ * --resp sends instead the responder cases of wire_resp.h, case i to the
+ * victim's sacrificial QP VQPN at its expected PSN, as if from our QP
+ * FQPN (tests/vm/wire_sac.c sets both up and passes this), against the
+ * victim's MR at ADDR with R_Key RKEY; after each it waits for the
+ * victim's ACK or NAK and prints "wire_fuzz resp NAME syn=0xNN" (or
+ * syn=none), then "wire_fuzz resp cases=N answered=N".
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,6 +63,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netpacket/packet.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -56,6 +73,7 @@
 
 #include "../../sw_rxe/rxe_icrc.c"
 #include "../../sw_rxe/rxe_opcode.c"
+#include "wire_resp.h"
 
 /* <net/ethernet.h> would clash with rxe_hdr.h's userspace __be64 */
 #define ETH_P_ALL	0x0003
@@ -66,12 +84,12 @@
 
 enum cls {
 	C_TRUNC, C_PAD, C_TVER, C_OPCODE, C_ICRC, C_PKEY, C_NOQP,
-	C_TRANSPORT, C_LIE, C_QKEY, C_NUM
+	C_TRANSPORT, C_LIE, C_QKEY, C_PSN_AHEAD, C_PSN_BEHIND, C_NUM
 };
 
 static const char *const cls_names[C_NUM] = {
 	"trunc", "pad", "tver", "opcode", "icrc", "pkey", "noqp",
-	"transport", "lie", "qkey",
+	"transport", "lie", "qkey", "psn_ahead", "psn_behind",
 };
 
 struct pkt {
@@ -87,7 +105,8 @@ static unsigned long counts[C_NUM];
 static u8 dst_mac[6], src_mac[6], spoof_mac[6];
 static struct in_addr dst_ip, src_ip, spoof_ip;
 static u32 qpn, qkey = 0x11111111;
-static bool is_ud;
+static bool is_ud, have_psn;
+static u32 start_psn;
 static u64 rng;
 
 /* splitmix64: a fixed sequence per seed, on any libc */
@@ -378,6 +397,172 @@ static void gen_round(void)
 	}
 }
 
+/*
+ * psn: from the real peer, so they reach the responder.  The pingpong
+ * moves the expected PSN a few thousand past start_psn at most; 2^20 to
+ * 2^23 - 1 ahead of it, or 2^20 to 2^23 - 2^12 behind, stays ahead or
+ * behind of wherever it got to in 24-bit serial arithmetic.  Each
+ * direction: its extreme and a random distance, per opcode.  Appended
+ * after the round's shuffle, the ones ahead back to back: the responder
+ * NAKs the first of the run (out_of_seq_request) and drops the rest in
+ * silence until an in-order packet comes; each one behind is a
+ * duplicate (duplicate_request) that must not be executed again.
+ */
+static void gen_psn(void)
+{
+	static const u8 ops[] = {
+		RXE_OP_SEND_ONLY, RXE_OP_WRITE_ONLY,
+		RXE_OP_READ_REQUEST, RXE_OP_FETCH_ADD,
+	};
+	const u32 lo = 1u << 20, far = (1u << 23) - 1;
+	static u8 buf[MAX_FRAME];
+	size_t len;
+	int i, k;
+
+	for (k = 0; k < 4; k++) {
+		bool ahead = k < 2;
+
+		for (i = 0; i < (int)(sizeof(ops) / sizeof(ops[0])); i++) {
+			u32 d = k & 1 ? lo + (u32)(rnd() % (far - lo - 4096)) :
+				ahead ? far : far - 4095;
+
+			len = build(buf, ops[i], qpn,
+				    rxe_opcode_has(ops[i], RXE_PAYLOAD) ? 32 : 0);
+			rxe_bth_set_psn(buf, (ahead ? start_psn + d :
+					      start_psn - d) & 0xffffffu);
+			emit(ahead ? C_PSN_AHEAD : C_PSN_BEHIND, buf, len,
+			     false, false);
+		}
+	}
+}
+
+/*
+ * The victim's answer to case @psn of our QP @fqpn: its ACK or NAK (an
+ * RC ACKNOWLEDGE or ATOMIC ACKNOWLEDGE from --dst-ip to @fqpn with that
+ * PSN), read from @rfd, a packet socket that sees every IPv4 frame on the
+ * interface.  Returns the AETH syndrome, or -1 if none came within 2 s.
+ */
+static int resp_answer(int rfd, u32 fqpn, u32 psn)
+{
+	struct timespec t0, t;
+	u8 f[MAX_FRAME];
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd pfd = { .fd = rfd, .events = POLLIN };
+		const u8 *ip = f + 14, *udp, *bth;
+		long ms;
+		ssize_t n;
+		u8 op;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		ms = 2000 - ((t.tv_sec - t0.tv_sec) * 1000 +
+			     (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (ms <= 0 || poll(&pfd, 1, (int)ms) <= 0)
+			return -1;
+		n = recv(rfd, f, sizeof(f), 0);
+		if (n < 14 + RXE_IPV4_HDR_BYTES + RXE_UDP_HDR_BYTES +
+			RXE_BTH_BYTES + RXE_AETH_BYTES ||
+		    f[12] != 0x08 || f[13] != 0x00 || ip[0] != 0x45 ||
+		    ip[9] != IPPROTO_UDP || memcmp(ip + 12, &dst_ip, 4))
+			continue;
+		udp = ip + RXE_IPV4_HDR_BYTES;
+		bth = udp + RXE_UDP_HDR_BYTES;
+		op = rxe_bth_opcode(bth);
+		if (rxe_get_be16(udp + 2) != RXE_ROCEV2_UDP_PORT ||
+		    (op != (RXE_TRANSPORT_RC | RXE_OP_ACKNOWLEDGE) &&
+		     op != (RXE_TRANSPORT_RC | RXE_OP_ATOMIC_ACKNOWLEDGE)) ||
+		    rxe_bth_qpn(bth) != fqpn || rxe_bth_psn(bth) != psn)
+			continue;
+		return rxe_aeth_syn(bth + RXE_BTH_BYTES);
+	}
+}
+
+/*
+ * --resp: the cases of wire_resp.h, each to a fresh sacrificial QP at the
+ * PSN it expects, one at a time (the answer names the case by QPN and
+ * PSN anyway).  Returns how many were answered.
+ */
+static unsigned int resp_run(int fd, const struct sockaddr_ll *sll,
+			     int rfd, const char *spec)
+{
+	static u8 buf[MAX_FRAME];
+	unsigned long long addr;
+	unsigned int i, answered = 0;
+	unsigned long rkey;
+	char *p;
+
+	addr = strtoull(spec, &p, 0);
+	if (*p++ != ':')
+		goto bad;
+	rkey = strtoul(p, &p, 0);
+	for (i = 0; i < WIRE_RESP_NCASES; i++) {
+		const struct wire_resp_case *c = &wire_resp_cases[i];
+		unsigned long fqpn, vqpn, psn;
+		u64 va = wire_resp_va(c, addr);
+		u32 key = wire_resp_rkey(c, (u32)rkey);
+		size_t len;
+		u8 *h;
+		int syn;
+
+		if (*p++ != ':')
+			goto bad;
+		fqpn = strtoul(p, &p, 0);
+		if (*p++ != ',')
+			goto bad;
+		vqpn = strtoul(p, &p, 0);
+		if (*p++ != ',')
+			goto bad;
+		psn = strtoul(p, &p, 0);
+
+		len = build(buf, RXE_TRANSPORT_RC | c->opcode, (u32)vqpn,
+			    c->paylen);
+		rxe_bth_set_psn(buf, (u32)psn & 0xffffffu);
+		rxe_bth_set_ackreq(buf, true);
+		if (rxe_opcode_has(c->opcode, RXE_RETH)) {
+			h = buf + rxe_opcode_info(c->opcode)->offset[RXE_RETH];
+			rxe_reth_set_va(h, va);
+			rxe_reth_set_rkey(h, key);
+			rxe_reth_set_len(h, c->len);
+		}
+		if (rxe_opcode_has(c->opcode, RXE_ATMETH)) {
+			h = buf + rxe_opcode_info(c->opcode)->offset[RXE_ATMETH];
+			rxe_atmeth_set_va(h, va);
+			rxe_atmeth_set_rkey(h, key);
+			rxe_atmeth_set_comp(h, 0);
+			rxe_atmeth_set_swap_add(h, 1);
+		}
+		if (c->paylen)
+			memset(buf + rxe_opcode_info(c->opcode)->length,
+			       WIRE_RESP_DATA, c->paylen);
+		npkts = 0;
+		emit(C_LIE, buf, len, false, false);
+		counts[C_LIE]--;
+		if (sendto(fd, pkts[0].frame, pkts[0].len, 0,
+			   (const struct sockaddr *)sll, sizeof(*sll)) !=
+		    pkts[0].len) {
+			perror("wire_fuzz: sendto");
+			exit(2);
+		}
+		syn = resp_answer(rfd, (u32)fqpn, (u32)psn & 0xffffffu);
+		if (syn < 0) {
+			printf("wire_fuzz resp %s syn=none\n", c->name);
+		} else {
+			printf("wire_fuzz resp %s syn=%#04x\n", c->name, syn);
+			answered++;
+		}
+		fflush(stdout);
+	}
+	if (*p)
+		goto bad;
+	printf("wire_fuzz resp cases=%zu answered=%u\n", WIRE_RESP_NCASES,
+	       answered);
+	return answered;
+bad:
+	fprintf(stderr, "wire_fuzz: bad --resp at \"%s\"\n", p);
+	exit(2);
+}
+
 /* --pcap FILE: the frames also go to a capture file, to read them with tshark */
 static void write_pcap(FILE *f, unsigned int first)
 {
@@ -408,7 +593,9 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: wire_fuzz --ifname IF --dst-mac M --dst-ip A "
 		"--src-ip A --spoof-mac M --spoof-ip A --qpn N --type rc|ud "
-		"[--qkey K] [--rounds R] [--seed S] [--gap-us U] [--plan] [--pcap FILE]\n");
+		"[--qkey K] [--psn P] [--rounds R] [--seed S] [--gap-us U] [--plan] [--pcap FILE]\n"
+		"       wire_fuzz --ifname IF --dst-mac M --dst-ip A --src-ip A "
+		"--resp ADDR:RKEY:FQPN,VQPN,PSN:...\n");
 	exit(2);
 }
 
@@ -422,9 +609,10 @@ int main(int argc, char **argv)
 		{ "qkey", 1, NULL, 'k' }, { "rounds", 1, NULL, 'r' },
 		{ "seed", 1, NULL, 'x' }, { "gap-us", 1, NULL, 'g' },
 		{ "plan", 0, NULL, 'p' }, { "pcap", 1, NULL, 'w' },
+		{ "psn", 1, NULL, 'P' }, { "resp", 1, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *ifname = NULL;
+	const char *ifname = NULL, *resp = NULL;
 	unsigned long rounds = 4, gap_us = 200, seed = 1, sent = 0, failed = 0;
 	unsigned long malformed, key, qp_or_addr;
 	bool plan = false, have_type = false;
@@ -454,6 +642,11 @@ int main(int argc, char **argv)
 		case 'x': seed = strtoul(optarg, NULL, 0); break;
 		case 'g': gap_us = strtoul(optarg, NULL, 0); break;
 		case 'p': plan = true; break;
+		case 'P':
+			have_psn = true;
+			start_psn = strtoul(optarg, NULL, 0) & 0xffffffu;
+			break;
+		case 'R': resp = optarg; break;
 		case 'w':
 			pcap = fopen(optarg, "w");
 			if (!pcap) {
@@ -464,7 +657,8 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (!have_type || qpn < 2 || (!plan && !ifname))
+	if (resp ? plan || !ifname :
+		   !have_type || qpn < 2 || (!plan && !ifname))
 		usage();
 
 	pkts = calloc(MAX_PKTS, sizeof(*pkts));
@@ -493,6 +687,22 @@ int main(int argc, char **argv)
 		memcpy(sll.sll_addr, dst_mac, 6);
 	}
 
+	if (resp) {
+		struct sockaddr_ll rll = {
+			.sll_family = AF_PACKET,
+			.sll_protocol = htons(ETH_P_IP),
+			.sll_ifindex = sll.sll_ifindex,
+		};
+		int rfd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_IP));
+
+		if (rfd < 0 || bind(rfd, (struct sockaddr *)&rll, sizeof(rll))) {
+			perror("wire_fuzz: answer socket");
+			return 2;
+		}
+		resp_run(fd, &sll, rfd, resp);
+		return 0;
+	}
+
 	for (r = 0; r < rounds; r++) {
 		unsigned int first = npkts;
 
@@ -510,6 +720,8 @@ int main(int argc, char **argv)
 			memcpy(&pkts[i], &pkts[j], sizeof(t));
 			memcpy(&pkts[j], &t, sizeof(t));
 		}
+		if (!is_ud && have_psn)
+			gen_psn();
 		if (pcap)
 			write_pcap(pcap, first);
 		if (plan)
@@ -541,6 +753,7 @@ int main(int argc, char **argv)
 	key = counts[C_PKEY];
 	qp_or_addr = counts[C_NOQP] + counts[C_TRANSPORT] + counts[C_LIE] +
 		     counts[C_QKEY];
+	/* psn: not among these, the responder counts them (see wire.sh) */
 	printf("wire_fuzz seed=%lu type=%s qpn=%#x rounds=%lu sent=%lu failed=%lu",
 	       seed, is_ud ? "ud" : "rc", qpn, rounds, sent, failed);
 	for (i = 0; i < C_NUM; i++)

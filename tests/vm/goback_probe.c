@@ -39,6 +39,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "probe.h"
+#include "rc_loop.h"
 
 /*
  * The driver's pure header and ICRC code, built here as wire_fuzz does.
@@ -50,6 +51,7 @@
 #define __be64 rxe_be64_t
 #define __le32 rxe_le32_t
 #include "../../sw_rxe/rxe_icrc.c"
+#include "roce_frame.h"
 #include "../../sw_rxe/rxe_opcode.h"
 #include "../../sw_rxe/rxe_psn.h"
 #undef __be16
@@ -90,34 +92,6 @@ static void read_mac(const char *ifname, unsigned char *mac)
 			 &mac[2], &mac[3], &mac[4], &mac[5]) != 6)
 		die("reading a MAC address");
 	fclose(f);
-}
-
-static uint32_t crc32_raw(uint32_t crc, const u8 *p, size_t len)
-{
-	static uint32_t table[256];
-
-	if (!table[1])
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = (c >> 1) ^ (c & 1 ? 0xedb88320u : 0);
-			table[i] = c;
-		}
-	while (len--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc;
-}
-
-static uint16_t ip_csum(const u8 *p, size_t len)
-{
-	uint32_t sum = 0;
-
-	for (size_t i = 0; i < len; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 /* A response from the peer: BTH, AETH with @syn, @paylen bytes of 0xab. */
@@ -234,43 +208,14 @@ static void plug(const char *action)
 
 static void connect_qp(struct ibv_qp *qp, int gid_index, uint32_t sq_psn)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ,
-	};
+	union ibv_gid gid = { .raw[10] = 0xff, .raw[11] = 0xff };
+	const char *step;
 
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		die("INIT");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = PEER_QPN;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid.raw[10] = 0xff;
-	a.ah_attr.grh.dgid.raw[11] = 0xff;
-	memcpy(&a.ah_attr.grh.dgid.raw[12], &peer_ip, 4);
-	a.ah_attr.grh.sgid_index = gid_index;
-	a.ah_attr.grh.hop_limit = 64;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		die("RTR");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 20;		/* 4 s: go-backs here come from NAKs only */
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
-	a.sq_psn = sq_psn;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
-		die("RTS");
+	memcpy(&gid.raw[12], &peer_ip, 4);
+	/* timeout 20 (4 s): go-backs here come from NAKs only */
+	step = rc_loop_connect_psn(qp, PEER_QPN, gid_index, &gid, 20, sq_psn);
+	if (step)
+		die(step);
 }
 
 /* The QP's next PSN to send (rxe: req.psn), for the probe's log. */

@@ -3,8 +3,9 @@
  * For the guest-side probes: take an RC QP of port 1 through INIT, RTR and
  * RTS towards @dest, a QP of the same process reached at @gid (one of this
  * host's addresses, GID index @gid_index).  Remote read and write allowed,
- * MTU 1024, 4 reads/atomics in flight, retries at their maximum.  Returns
- * the name of the step that failed, or NULL.
+ * MTU 1024, 4 reads/atomics in flight, retries at their maximum, the
+ * local ACK timeout @timeout, the first send PSN @sq_psn.  Returns the
+ * name of the step that failed, or NULL.
  */
 #ifndef RC_LOOP_H
 #define RC_LOOP_H
@@ -12,10 +13,10 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-static inline const char *rc_loop_connect_timeout(struct ibv_qp *qp,
-						  uint32_t dest, int gid_index,
-						  const union ibv_gid *gid,
-						  uint8_t timeout)
+static inline const char *rc_loop_connect_psn(struct ibv_qp *qp,
+					      uint32_t dest, int gid_index,
+					      const union ibv_gid *gid,
+					      uint8_t timeout, uint32_t sq_psn)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1,
@@ -47,11 +48,21 @@ static inline const char *rc_loop_connect_timeout(struct ibv_qp *qp,
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 4;
+	a.sq_psn = sq_psn;
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
 			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
 		return "RTS";
 	return NULL;
+}
+
+/* The same with the first PSN 0 (the peer's receive PSN is 0 too). */
+static inline const char *rc_loop_connect_timeout(struct ibv_qp *qp,
+						  uint32_t dest, int gid_index,
+						  const union ibv_gid *gid,
+						  uint8_t timeout)
+{
+	return rc_loop_connect_psn(qp, dest, gid_index, gid, timeout, 0);
 }
 
 /* The same with the local ACK timeout 14 (67 ms). */

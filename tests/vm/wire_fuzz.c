@@ -72,6 +72,7 @@
 #include <unistd.h>
 
 #include "../../sw_rxe/rxe_icrc.c"
+#include "roce_frame.h"
 #include "../../sw_rxe/rxe_opcode.c"
 #include "wire_resp.h"
 
@@ -117,38 +118,6 @@ static u64 rnd(void)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
-}
-
-/* The raw reflected CRC-32 rxe_icrc.c expects (the kernel's crc32_le()). */
-static u32 crc32_raw(u32 crc, const u8 *p, size_t len)
-{
-	static u32 table[256];
-	static bool init;
-
-	if (!init) {
-		for (u32 i = 0; i < 256; i++) {
-			u32 c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = (c >> 1) ^ (c & 1 ? 0xedb88320u : 0);
-			table[i] = c;
-		}
-		init = true;
-	}
-	while (len--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc;
-}
-
-static u16 ip_csum(const u8 *p, size_t len)
-{
-	u32 sum = 0;
-
-	for (size_t i = 0; i < len; i += 2)
-		sum += (u32)p[i] << 8 | p[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (u16)~sum;
 }
 
 /*

@@ -23,6 +23,10 @@
 #                        QEMU).  listen/connect: a QEMU socket network on
 #                        127.0.0.1:PORT joining two guests.
 #   --mem MB, --smp N, --timeout SECONDS
+#   --slub-debug         boot with the slab debugging Debian's kernels carry
+#                        (red zones, poisoning, sanity checks, user tracking;
+#                        freed memory and pages poisoned): a use-after-free
+#                        or an overflow becomes a log line that fails the run.
 #
 # OOT_APPEND in the environment adds kernel command-line arguments (the
 # benchmark's clocksource=tsc).
@@ -36,7 +40,7 @@ top=$(cd "$here/.." && pwd)
 . "$here/lib/target.sh"
 
 stack=ours out= name=vm mac=52:54:00:00:00:01 ipv4= net=user
-mem=2048 smp=2 timeout=1200
+mem=2048 smp=2 timeout=1200 slub_debug=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--stack) stack=$2; shift 2 ;;
@@ -49,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--slub-debug) slub_debug="slub_debug=FZPU init_on_free=1 page_poison=1"; shift ;;
 	--) shift; break ;;
 	*) echo "vm-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -140,7 +145,7 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
 	-machine q35,accel=$accel -cpu max -m "$mem" -smp "$smp" \
 	-display none -vga none -monitor none -no-reboot \
 	-kernel "$imgdir/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 slab_nomerge panic=-1 oops=panic softlockup_panic=0 loglevel=6 rdinit=/init ${OOT_APPEND:-}" \
+	-append "console=ttyS0 slab_nomerge panic=-1 oops=panic softlockup_panic=0 loglevel=6 rdinit=/init $slub_debug ${OOT_APPEND:-}" \
 	-serial "file:$out/kernel-console.log" -serial stdio \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$top,mount_tag=oot-src,security_model=none,readonly=on,multidevs=remap" \

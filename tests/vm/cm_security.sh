@@ -45,6 +45,8 @@ canary_report()
 }
 t_run "slab debugging reports a planted use-after-free" canary_report
 echo "# canary: $(grep -E -m1 'BUG ordma_canary' "$OUT/dmesg-canary" 2>/dev/null)"
+
+t_run "modprobe rdma_rxe" modprobe rdma_rxe
 t_run "modprobe rdma_ucm" modprobe rdma_ucm
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 ip link set lo up

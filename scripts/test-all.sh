@@ -137,15 +137,23 @@ kselftests()
 {
 	make -s -C tests/kmod KDIR="$(target_kdir "${kabi[6.1]}")" &&
 		scripts/vm-run.sh --stack ours --name kselftests \
-			--out build/test-logs/kselftests -- tests/vm/kselftests.sh
+			--slub-debug=FZP --out build/test-logs/kselftests -- \
+			tests/vm/kselftests.sh
 }
 suite vm-kselftests-ours kselftests
+
+# The CM and MAD layer against hostile input (tests/vm/cm_security.sh and
+# its parts in tests/vm/cmsec/): injected MADs, forged CM messages, raw
+# rdma_ucm sequences, device removal under load; booted with slab debugging
+# (a planted use-after-free proves it reports).
+suite vm-cm-security-ours scripts/vm-run.sh --slub-debug --stack ours \
+	--name cm-security --out build/test-logs/cm-security -- tests/vm/cm_security.sh
 
 # The uverbs fuzzer (tests/fuzz): 1,000,000 write()/ioctl() calls over 8
 # seeds, two racing threads each, half as nobody, on ours; then the device
 # still works, `rdma res` is back, the modules unload, the log is clean.
 # (Stock is run by hand: testing.md has its figures.)
-suite vm-fuzz-uverbs-ours scripts/vm-run.sh --stack ours --name fuzz-uverbs \
+suite vm-fuzz-uverbs-ours scripts/vm-run.sh --stack ours --name fuzz-uverbs --slub-debug=FZP \
 	--out build/test-logs/fuzz-uverbs -- tests/vm/fuzz_uverbs.sh
 
 # The connection manager: the rdma-core tools on one guest on both stacks,
@@ -153,7 +161,9 @@ suite vm-fuzz-uverbs-ours scripts/vm-run.sh --stack ours --name fuzz-uverbs \
 # with stock both ways.
 for stack in stock ours; do
 	rm -rf "build/test-logs/cm-$stack"
-	suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
+	debug=
+	[ "$stack" = stock ] || debug=--slub-debug=FZP
+	suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" $debug \
 		--name cm --timeout 2400 --out "build/test-logs/cm-$stack" -- \
 		tests/vm/cm.sh
 done

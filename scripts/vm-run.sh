@@ -23,10 +23,13 @@
 #                        QEMU).  listen/connect: a QEMU socket network on
 #                        127.0.0.1:PORT joining two guests.
 #   --mem MB, --smp N, --timeout SECONDS
-#   --slub-debug         boot with the slab debugging Debian's kernels carry
-#                        (red zones, poisoning, sanity checks, user tracking;
-#                        freed memory and pages poisoned): a use-after-free
-#                        or an overflow becomes a log line that fails the run.
+#   --slub-debug[=FLAGS] boot with the slab debugging Debian's kernels carry:
+#                        sanity checks, red zones, poisoning (FZP), freed
+#                        memory and pages poisoned; FLAGS default FZPU (U:
+#                        alloc/free traces in a report, which doubles the
+#                        guest's time under TCG; long lanes take FZP).  A
+#                        use-after-free or an overflow becomes a log line
+#                        that fails the run.
 #
 # OOT_APPEND in the environment adds kernel command-line arguments (the
 # benchmark's clocksource=tsc).
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--slub-debug) slub_debug="slub_debug=FZPU init_on_free=1 page_poison=1"; shift ;;
+	--slub-debug=*) slub_debug="slub_debug=${1#*=} init_on_free=1 page_poison=1"; shift ;;
 	--) shift; break ;;
 	*) echo "vm-run: unknown option $1" >&2; exit 2 ;;
 	esac

@@ -454,10 +454,17 @@ CM_LAYOUT(cm_sidr_rep, struct cm_sidr_rep, CM_SIDR_REP_FIELDS)
 /* Timeouts                                                            */
 /* ------------------------------------------------------------------ */
 
-/* 4.096 us * 2^@exp in milliseconds, at least 1 (exp is 5 bits). */
+/*
+ * The largest exponent we wait for: 2^24 * 4.096 us = 68.7 s, what the
+ * in-tree rdma_cm asks for in an MRA.  Most exponents come from the peer
+ * (REQ, REP, MRA), and 31 would hold an id for 2.4 hours per try.
+ */
+#define CM_TIMEOUT_MAX_EXP 24
+
+/* 4.096 us * 2^@exp in milliseconds, at least 1, at most 2^24's. */
 static inline u32 cm_timeout_ms(u8 exp)
 {
-	u64 ns = 4096ull << (exp & 31);
+	u64 ns = 4096ull << (exp > CM_TIMEOUT_MAX_EXP ? CM_TIMEOUT_MAX_EXP : exp);
 
 	ns /= 1000000;
 	return ns ? (u32)ns : 1;

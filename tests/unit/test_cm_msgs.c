@@ -255,5 +255,16 @@ TEST(cm_timeout_ms_is_4096ns_times_2_to_the_n)
 	CHECK_EQ(cm_timeout_ms(8), 1);		/* 1.05 ms */
 	CHECK_EQ(cm_timeout_ms(18), 1073);
 	CHECK_EQ(cm_timeout_ms(20), 4294);
-	CHECK_EQ(cm_timeout_ms(31), 8796093);
+	CHECK_EQ(cm_timeout_ms(24), 68719);
+}
+
+/*
+ * The exponents come from the peer (REQ, REP, MRA): 31 would hold an id
+ * for 2.4 hours per try.  Past 2^24 (68.7 s, what the in-tree rdma_cm
+ * asks for in its MRA) they are capped.
+ */
+TEST(cm_timeout_ms_caps_what_a_peer_asks_for)
+{
+	CHECK_EQ(cm_timeout_ms(25), 68719);
+	CHECK_EQ(cm_timeout_ms(31), 68719);
 }

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Record what the stock (in-tree) stack of one kernel ABI does in the data-
-# path suite, for test-all.sh to compare ours against without booting the
-# stock stack again each run.  The in-tree modules of an ABI never change,
-# so neither does this; a new ABI has no reference and test-all.sh runs the
-# stock lane live instead.  Writes tests/ref/ABI/datapath-stock/.
+# Record what the stock (in-tree) stack of one kernel ABI does in a suite,
+# for test-all.sh to compare ours against without booting the stock stack
+# again each run.  The in-tree modules of an ABI never change, so neither
+# does this; a new ABI has no reference and test-all.sh runs the stock lane
+# live instead.
 #
-#   scripts/record-stock-refs.sh [--kernel 6.1|6.12] [--from RUN_DIR]
+#   scripts/record-stock-refs.sh [--kernel 6.1|6.12] [--suite datapath|cm]
+#                                [--from RUN_DIR]
 #
-# --from takes a stock data-path run already made (vm-run.sh --out RUN_DIR,
-# with its console log in RUN_DIR.log) instead of booting one.
+#   datapath (default): its pyverbs results -> tests/ref/ABI/datapath-stock/
+#   cm: the check list of tests/vm/cm.sh -> tests/ref/ABI/cm-stock/, with
+#       the hash of the scripts that made it (stock_ref_scripts_hash): the
+#       checks are the scripts' own, so a changed script runs stock live
+#       until the reference is recorded again.
+#
+# --from takes a stock run already made (vm-run.sh --out RUN_DIR, with its
+# console log in RUN_DIR.log) instead of booting one.
 set -euo pipefail
-from=
+from= suite=datapath
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 cd "$top"
@@ -19,31 +26,47 @@ cd "$top"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) export OOT_KERNEL=$2; shift 2 ;;
+	--suite) suite=$2; shift 2 ;;
 	--from) from=$2; shift 2 ;;
 	*) echo "record-stock-refs: unknown option $1" >&2; exit 2 ;;
 	esac
 done
+case "$suite" in
+datapath) vmargs=(--mem 3072 --timeout 2400); script=tests/vm/datapath.sh ;;
+cm) vmargs=(--timeout 2400); script=tests/vm/cm.sh ;;
+*) echo "record-stock-refs: --suite datapath|cm" >&2; exit 2 ;;
+esac
 kabi=$(target_kabi)
-run=${from:-build/test-logs/datapath-stock-record-$kabi}
+run=${from:-build/test-logs/$suite-stock-record-$kabi}
 if [ -z "$from" ]; then
 	rm -rf "$run"
 	make -s -C tests/vm
-	scripts/vm-run.sh --stack stock --name datapath --mem 3072 \
-		--timeout 2400 --out "$run" -- tests/vm/datapath.sh | tee "$run.log"
+	scripts/vm-run.sh --stack stock --name "$suite" "${vmargs[@]}" \
+		--out "$run" -- "$script" | tee "$run.log"
 fi
 grep -q "kernel $(target_kver "$kabi"), stack stock" "$run.log" || {
 	echo "record-stock-refs: $run.log is not a stock run on $kabi" >&2
 	exit 1
 }
-ref=tests/ref/$kabi/datapath-stock
+ref=tests/ref/$kabi/$suite-stock
 rm -rf "$ref"
-mkdir -p "$ref/datapath"
-cp "$run/datapath/pyverbs-ok" "$run/datapath/pyverbs-results" "$ref/datapath/"
+mkdir -p "$ref/$suite"
+case "$suite" in
+datapath)
+	cp "$run/datapath/pyverbs-ok" "$run/datapath/pyverbs-results" "$ref/datapath/"
+	summary='^(# pyverbs:|datapath-stock:)'
+	;;
+cm)
+	cp "$run/cm/results.tsv" "$ref/cm/"
+	stock_ref_scripts_hash cm >"$ref/scripts.sha256"
+	summary='^cm-stock:'
+	;;
+esac
 {
 	echo "kernel $(target_kver "$kabi"), stock in-tree modules"
 	echo "rdma-core $(dpkg-query -W -f='${Version}' rdma-core)"
-	echo "recorded $(date -u +%Y-%m-%d) by scripts/record-stock-refs.sh"
-	grep -E '^(# pyverbs:|datapath-stock:)' "$run.log"
+	echo "recorded $(date -u +%Y-%m-%d) by scripts/record-stock-refs.sh --suite $suite"
+	grep -E "$summary" "$run.log"
 } >"$ref/README"
 echo "record-stock-refs: $ref"
 cat "$ref/README"

@@ -49,3 +49,15 @@ target_kver() { echo "$1-amd64"; }
 target_kdir() { echo "/usr/src/linux-headers-$1-amd64"; }
 
 target_image_dir() { echo "$OOT_CACHE/kernel-$1"; }
+
+# The hash of the guest scripts whose checks a recorded stock reference of
+# SUITE lists (scripts/record-stock-refs.sh); test-all.sh uses a reference
+# only while it matches.
+stock_ref_scripts_hash()
+{
+	case "$1" in
+	cm) (cd "$(dirname "${BASH_SOURCE[0]}")/../.." &&
+		cat tests/vm/cm.sh tests/vm/cm_robust.sh tests/vm/lib.sh) |
+		sha256sum | cut -d' ' -f1 ;;
+	esac
+}

@@ -40,6 +40,7 @@ kabi=$(target_kabi)
 run=${from:-build/test-logs/$suite-stock-record-$kabi}
 if [ -z "$from" ]; then
 	rm -rf "$run"
+	mkdir -p "$(dirname "$run")"
 	make -s -C tests/vm
 	scripts/vm-run.sh --stack stock --name "$suite" "${vmargs[@]}" \
 		--out "$run" -- "$script" | tee "$run.log"

@@ -7,7 +7,8 @@
  *
  *   add(ibdev):    cm_device + per port: agent, sysfs counters
  *   remove(ibdev): unlist, then per port: sysfs, unregister the agent
- *                  (which waits for the handlers in progress); the
+ *                  (which waits for the handlers in progress and for
+ *                  every send buffer made on it to be freed); the
  *                  ports' memory is freed at module exit
  */
 #include <linux/module.h>
@@ -36,8 +37,11 @@ static void cm_stop_ports(struct cm_device *cm_dev)
 		if (!port)
 			continue;
 		cm_sysfs_remove_port(port);
+		down_write(&port->agent_lock);
 		agent = port->agent;
 		WRITE_ONCE(port->agent, NULL);
+		up_write(&port->agent_lock);
+		/* (waits for every buffer made on it to be freed) */
 		if (agent)
 			ib_unregister_mad_agent(agent);
 	}
@@ -82,6 +86,7 @@ static int cm_add_one(struct ib_device *ibdev)
 		}
 		port->cm_dev = cm_dev;
 		port->port_num = p;
+		init_rwsem(&port->agent_lock);
 		cm_dev->ports[p - 1] = port;
 		port->agent = ib_register_mad_agent(ibdev, p, &reg,
 						    cm_send_handler,

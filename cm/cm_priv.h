@@ -26,6 +26,7 @@
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -66,7 +67,14 @@ enum cm_drop {
 struct cm_port {
 	struct cm_device *cm_dev;
 	u32 port_num;
-	struct ib_mad_agent *agent;	/* NULL once the device is gone */
+	/*
+	 * NULL once the device is gone.  Making a buffer on the agent holds
+	 * agent_lock for reading, so that removal (which clears the pointer
+	 * under it for writing, then unregisters) never frees the agent
+	 * under ib_create_send_mad(); the buffer then holds the agent.
+	 */
+	struct rw_semaphore agent_lock;
+	struct ib_mad_agent *agent;
 	u32 hi_tid;			/* the agent's, for our TIDs */
 	atomic_long_t counters[CM_COUNTER_GROUPS][CM_NR_ATTRS];
 	struct cm_counter_dir *dirs[CM_COUNTER_GROUPS];

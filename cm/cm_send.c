@@ -34,16 +34,32 @@ static void cm_fill_hdr(struct ib_mad_send_buf *buf, u16 attr_id,
 	hdr->attr_id = cpu_to_be16(attr_id);
 }
 
+/*
+ * A buffer on @port's agent, or ERR_PTR(-ENODEV) once the device is gone
+ * (see cm_port.agent_lock); may sleep.
+ */
+static struct ib_mad_send_buf *cm_create_buf(struct cm_port *port,
+					     u32 remote_qpn, u16 pkey_index,
+					     const struct ib_ah_attr *ah_attr)
+{
+	struct ib_mad_send_buf *buf = ERR_PTR(-ENODEV);
+
+	down_read(&port->agent_lock);
+	if (port->agent)
+		buf = ib_create_send_mad(port->agent, remote_qpn, pkey_index,
+					 ah_attr, GFP_KERNEL);
+	up_read(&port->agent_lock);
+	return buf;
+}
+
 /* A buffer toward the id's peer, or NULL; may sleep. */
 struct ib_mad_send_buf *cm_alloc_msg(struct cm_id_priv *priv)
 {
-	struct ib_mad_agent *agent;
 	struct ib_mad_send_buf *buf;
 
-	agent = priv->port ? READ_ONCE(priv->port->agent) : NULL;
-	if (!agent)
+	if (!priv->port)
 		return NULL;
-	buf = ib_create_send_mad(agent, 1, 0, &priv->av, GFP_KERNEL);
+	buf = cm_create_buf(priv->port, 1, 0, &priv->av);
 	return IS_ERR(buf) ? NULL : buf;
 }
 
@@ -71,9 +87,8 @@ struct ib_mad_send_buf *cm_alloc_response(struct cm_port *port,
 {
 	struct ib_mad_send_buf *buf;
 
-	buf = ib_create_send_mad(port->agent, recv_wc->wc->src_qp,
-				 recv_wc->wc->pkey_index, &recv_wc->ah_attr,
-				 GFP_KERNEL);
+	buf = cm_create_buf(port, recv_wc->wc->src_qp,
+			    recv_wc->wc->pkey_index, &recv_wc->ah_attr);
 	if (IS_ERR(buf))
 		return buf;
 	cm_fill_hdr(buf, attr_id, recv_wc->mad->mad_hdr.tid);

@@ -15,16 +15,23 @@
  * Device removal (the ib_client's remove()): every id attached to the
  * device gets DEVICE_REMOVAL once and is detached (device NULL); per-
  * device children of wildcard listeners are simply destroyed.  Nothing
- * waits for an id's owner.
+ * waits for an id's owner, but an id already being destroyed is waited
+ * for until its destroyer detached it: up to then its teardown still
+ * uses the device (ib_cm id, multicast, port binding).  Readers of
+ * id->device outside the rdma_cm take cma_lock (rdma_lock_id_device()),
+ * under which ids are detached.
  */
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
+#include <linux/wait.h>
 #include <net/netlink.h>
 #include "cma_priv.h"
 
 DEFINE_MUTEX(cma_lock);
+/* Woken whenever an id is detached from its device (cma_detach()). */
+static DECLARE_WAIT_QUEUE_HEAD(cma_detach_wq);
 LIST_HEAD(cma_dev_list);
 LIST_HEAD(cma_listen_any);
 struct workqueue_struct *cma_wq;
@@ -261,9 +268,29 @@ void cma_detach(struct rdma_id_private *p)
 	mutex_unlock(&cma_lock);
 	if (attr)
 		rdma_put_gid_attr(attr);
-	if (cma_dev)
+	if (cma_dev) {
 		kref_put(&cma_dev->kref, cma_cdev_release);
+		wake_up_all(&cma_detach_wq);
+	}
 }
+
+/*
+ * For readers of @id->device outside the rdma_cm (ucma's queries): until
+ * rdma_unlock_id_device(), the id stays attached to the device it has,
+ * and so the device stays registered (removal detaches every id first).
+ * Short sections only: the lock is the rdma_cm's global one.
+ */
+void rdma_lock_id_device(struct rdma_cm_id *id)
+{
+	mutex_lock(&cma_lock);
+}
+EXPORT_SYMBOL(rdma_lock_id_device);
+
+void rdma_unlock_id_device(struct rdma_cm_id *id)
+{
+	mutex_unlock(&cma_lock);
+}
+EXPORT_SYMBOL(rdma_unlock_id_device);
 
 /* A listener stops: its children go, its ib_cm listen is released. */
 static void cma_cancel_listen(struct rdma_id_private *p)
@@ -787,8 +814,18 @@ static void cma_remove_id(struct rdma_id_private *p)
 		}
 		old = RDMA_CM_DESTROYING;
 	}
-	if (old == RDMA_CM_DESTROYING || old == RDMA_CM_DEVICE_REMOVAL) {
-		/* Its destroyer detaches it too; we only must not wait. */
+	if (old == RDMA_CM_DESTROYING) {
+		/*
+		 * Its destroyer still tears down what it holds on the device
+		 * and detaches it last; the device must outlive that.  (The
+		 * destroyer waits for our reference only after detaching.)
+		 */
+		mutex_unlock(&p->handler_mutex);
+		wait_event(cma_detach_wq, !READ_ONCE(p->cma_dev));
+		cma_id_put(p);
+		return;
+	}
+	if (old == RDMA_CM_DEVICE_REMOVAL) {
 		mutex_unlock(&p->handler_mutex);
 		cma_detach(p);
 		cma_id_put(p);

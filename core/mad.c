@@ -338,6 +338,8 @@ struct ib_mad_send_buf *ib_create_send_mad(struct ib_mad_agent *agent,
 		return ERR_CAST(ah);
 	}
 
+	/* Dropped by ib_free_send_mad(): unregistering waits for it. */
+	refcount_inc(&ma->refcount);
 	s->agent = ma;
 	s->send_buf.mad_agent = agent;
 	s->send_buf.mad = &s->mad;
@@ -449,14 +451,21 @@ static void mad_free_work(struct work_struct *work)
 void ib_free_send_mad(struct ib_mad_send_buf *send_buf)
 {
 	struct mad_send *s;
+	struct mad_agent *ma;
 	struct mad_port *port;
 
 	if (!send_buf)
 		return;
 	s = container_of(send_buf, struct mad_send, send_buf);
-	port = s->agent->port;
+	ma = s->agent;
+	port = ma->port;
 	llist_add(&s->free_node, &port->free_sends);
 	queue_work(ib_mad_wq, &port->free_work);
+	/*
+	 * The buffer's agent reference goes last: the port outlives its
+	 * agents and flushes free_work before it goes.
+	 */
+	mad_agent_put(ma);
 }
 EXPORT_SYMBOL(ib_free_send_mad);
 
@@ -921,6 +930,11 @@ void ib_unregister_mad_agent(struct ib_mad_agent *agent)
 	}
 	spin_unlock_irqrestore(&ma->lock, flags);
 
+	/*
+	 * Then wait for every reference: sends until their send_handler()
+	 * returned, queued events, and every send buffer of the agent until
+	 * the consumer freed it (a buffer names its agent to the end).
+	 */
 	mad_agent_put(ma);
 	wait_for_completion(&ma->released);
 	flush_work(&ma->handler_work);

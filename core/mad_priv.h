@@ -6,9 +6,11 @@
  * Lifetimes:
  *  - a mad_port lives from the device's registration (the "mad" client's
  *    add) to its unregistration (remove); agents must be gone by then.
- *  - a mad_agent is referenced by its registration, by every send it has
- *    posted until send_handler() returned, and by every event queued for
- *    its handlers; unregistration waits for the count to drop to zero.
+ *  - a mad_agent is referenced by its registration, by every send buffer
+ *    made on it until ib_free_send_mad(), by every send it has posted
+ *    until send_handler() returned, and by every event queued for its
+ *    handlers; unregistration waits for the count to drop to zero, so a
+ *    consumer frees its buffers before (or while) it unregisters.
  *  - a mad_send is the consumer's from ib_create_send_mad() to
  *    ib_free_send_mad(); while posted it is on its agent's send list.
  *  - a mad_recv is the QP's while posted, then its agent's until

@@ -249,6 +249,8 @@ static int ucma_query_route_cmd(struct ucma_file *file, const void *req,
 	cm_id = ctx->cm_id;
 	ucma_copy_ip_addr(&resp.src_addr, &cm_id->route.addr.src_addr);
 	ucma_copy_ip_addr(&resp.dst_addr, &cm_id->route.addr.dst_addr);
+	/* Removal detaches the id from its device: not while we read it. */
+	rdma_lock_id_device(cm_id);
 	if (cm_id->device) {
 		resp.node_guid = (__force u64)cm_id->device->node_guid;
 		resp.ibdev_index = cm_id->device->index;
@@ -265,6 +267,7 @@ static int ucma_query_route_cmd(struct ucma_file *file, const void *req,
 						dgid.raw);
 		}
 	}
+	rdma_unlock_id_device(cm_id);
 	ucma_unlock_ctx(ctx);
 	if (copy_to_user(u64_to_user_ptr(cmd->response), &resp,
 			 min_t(size_t, out_len, sizeof(resp))))
@@ -382,12 +385,18 @@ static int ucma_query_cmd(struct ucma_file *file, const void *req,
 	ctx = ucma_lock_ctx(file, cmd->id, false);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	if (cmd->option == RDMA_USER_CM_QUERY_PATH)
+	if (cmd->option == RDMA_USER_CM_QUERY_PATH) {
+		/* (the id's own path records: no device, and copies to user) */
 		ret = ucma_query_path(ctx, response, out_len);
-	else if (cmd->option == RDMA_USER_CM_QUERY_ADDR)
-		ret = ucma_query_addr(ctx, &resp);
-	else
-		ret = ucma_query_gid(ctx, &resp);
+	} else {
+		/* Removal detaches the id from its device: not meanwhile. */
+		rdma_lock_id_device(ctx->cm_id);
+		if (cmd->option == RDMA_USER_CM_QUERY_ADDR)
+			ret = ucma_query_addr(ctx, &resp);
+		else
+			ret = ucma_query_gid(ctx, &resp);
+		rdma_unlock_id_device(ctx->cm_id);
+	}
 	ucma_unlock_ctx(ctx);
 	if (!ret && cmd->option != RDMA_USER_CM_QUERY_PATH &&
 	    copy_to_user(response, &resp,

@@ -229,6 +229,13 @@ int rdma_set_min_rnr_timer(struct rdma_cm_id *id, u8 min_rnr_timer);
 
 void rdma_read_gids(struct rdma_cm_id *id, union ib_gid *sgid,
 		    union ib_gid *dgid);
+/*
+ * Between these, @id->device is stable: the id is not detached from its
+ * device, which therefore cannot finish its removal.  Do not sleep long
+ * (or fault on user memory) in between: removal and binding wait.
+ */
+void rdma_lock_id_device(struct rdma_cm_id *id);
+void rdma_unlock_id_device(struct rdma_cm_id *id);
 __be64 rdma_get_service_id(struct rdma_cm_id *id, struct sockaddr *addr);
 
 #endif

@@ -16,6 +16,7 @@
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <net/ipv6.h>
 #include <ordma/ib_core.h>
 #include <ordma/ib_mad.h>
@@ -614,6 +615,66 @@ static void test_unregister_waits_for_handler(void)
 	ST_CHECK(atomic_read(&st.slow_finished) == 1);
 }
 
+/* Unregisters an agent from a work item and says when it returned. */
+struct st_unregister {
+	struct work_struct work;
+	struct ib_mad_agent *agent;
+	struct completion returned;
+};
+
+static void st_unregister_fn(struct work_struct *work)
+{
+	struct st_unregister *u = container_of(work, struct st_unregister,
+					       work);
+
+	ib_unregister_mad_agent(u->agent);
+	complete(&u->returned);
+}
+
+/*
+ * A send buffer keeps its agent: while one is unfreed, unregistering
+ * (from another thread) does not return, a post on it fails cleanly
+ * (the agent is going), and freeing it lets the unregistration finish.
+ * If unregistration returns early, the buffer's agent is gone and
+ * freeing the buffer would touch freed memory: it is leaked instead.
+ */
+static void test_unregister_waits_for_buffers(void)
+{
+	struct st_unregister u = { };
+	struct ib_mad_send_buf *sb;
+	struct ib_mad_agent *agent;
+
+	agent = ib_register_mad_agent(st.dev, 1, NULL, sink_send_handler,
+				      NULL, NULL);
+	ST_CHECK(!IS_ERR(agent));
+	if (IS_ERR(agent))
+		return;
+	sb = ib_create_send_mad(agent, IB_QP1, 0, &st.self, GFP_KERNEL);
+	ST_CHECK(!IS_ERR(sb));
+	if (IS_ERR(sb)) {
+		ib_unregister_mad_agent(agent);
+		return;
+	}
+	INIT_WORK_ONSTACK(&u.work, st_unregister_fn);
+	u.agent = agent;
+	init_completion(&u.returned);
+	queue_work(system_unbound_wq, &u.work);
+
+	/* 1 s for an unregistration that should be waiting for @sb. */
+	if (!CHECK(!wait_for_completion_timeout(&u.returned, HZ),
+		   "unregister returned with a send buffer unfreed")) {
+		flush_work(&u.work);
+		destroy_work_on_stack(&u.work);
+		return;
+	}
+	ST_CHECK(ib_post_send_mad(sb) == -ESHUTDOWN);
+	ib_free_send_mad(sb);
+	CHECK(wait_for_completion_timeout(&u.returned, ST_WAIT),
+	      "unregister still waiting after its last buffer was freed");
+	flush_work(&u.work);
+	destroy_work_on_stack(&u.work);
+}
+
 /* Unregistering with a send waiting: its handler runs before it returns. */
 static void test_unregister_flushes(void)
 {
@@ -656,6 +717,7 @@ static int __init mad_selftest_init(void)
 		test_burst();
 		test_malformed_dropped();
 		test_unregister_waits_for_handler();
+		test_unregister_waits_for_buffers();
 		test_unregister_flushes();
 	}
 	if (st.client)

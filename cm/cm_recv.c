@@ -11,6 +11,7 @@
  * in cm_rx_duplicates) or stale (dropped).
  *
  *   REQ       listen -> new id REQ_RCVD      | no listen: REJ invalid SID
+ *             (dropped unless its primary GID is the one it came from)
  *   REP       REQ_SENT/MRA_REQ_RCVD -> REP_RCVD   | ESTABLISHED: RTU again
  *   RTU       REP_SENT/MRA_REP_RCVD -> ESTABLISHED
  *   MRA       REQ_SENT -> MRA_REQ_RCVD, REP_SENT -> MRA_REP_RCVD
@@ -172,6 +173,18 @@ static void cm_rx_req(struct cm_rx *rx)
 		spin_unlock_irq(&dup->lock);
 		ib_free_send_mad(spare);
 		cm_put(dup);
+		return;
+	}
+
+	/*
+	 * The body is the sender's to write: a REQ claiming another host's
+	 * GID could name that host's QP below and have us end its live
+	 * connection.  The GID the packet came from is the network's word;
+	 * a REQ must speak for that GID (ours always do: the path's source
+	 * GID is the one we send from).
+	 */
+	if (memcmp(req.primary.local_gid, rx->wc->ah_attr.dgid.raw, 16)) {
+		cm_count_drop(rx->port, CM_DROP_FOREIGN_GID);
 		return;
 	}
 

@@ -62,6 +62,7 @@ enum cm_drop {
 	CM_DROP_STALE,		/* fits no state of its id, and no repeat */
 	/* a REQ whose primary GID is not the GID it came from */
 	CM_DROP_FOREIGN_GID,
+	CM_DROP_BAD_QPN,	/* a DREQ naming another QP than the id's */
 	CM_DROP_MAX
 };
 

@@ -17,7 +17,7 @@
  *   MRA       REQ_SENT -> MRA_REQ_RCVD, REP_SENT -> MRA_REP_RCVD
  *   REJ       any connecting state -> IDLE
  *   DREQ      ESTABLISHED/DREQ_SENT/REP_SENT -> DREQ_RCVD | TIMEWAIT or
- *             unknown: DREP again
+ *             unknown: DREP again | naming another QP of ours: dropped
  *   DREP      DREQ_SENT -> TIMEWAIT
  *   SIDR_REQ  listen -> new id SIDR_REQ_RCVD | no listen: UNSUPPORTED
  *   SIDR_REP  SIDR_REQ_SENT -> IDLE
@@ -509,10 +509,22 @@ static void cm_rx_dreq(struct cm_rx *rx)
 	struct cm_id_priv *priv = cm_rx_pair(rx);
 	struct ib_mad_send_buf *spare = NULL;
 	struct cm_event_work *ev;
+	struct cm_ids d;
 
 	if (!priv) {
 		/* the connection is gone here: agree with the peer */
 		cm_answer_unknown(rx, CM_ATTR_DREP, 0, 0);
+		return;
+	}
+	/*
+	 * The comm IDs may be guessed or seen; the peer also knows which
+	 * of our QPs it is connected to.  A DREQ naming another is not
+	 * from our peer.
+	 */
+	cm_dreq_unpack(rx->msg, &d);
+	if (d.remote_qpn != READ_ONCE(priv->local_qpn)) {
+		cm_count_drop(rx->port, CM_DROP_BAD_QPN);
+		cm_put(priv);
 		return;
 	}
 	ev = cm_alloc_event(IB_CM_DREQ_RECEIVED, rx->msg);

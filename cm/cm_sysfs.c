@@ -100,6 +100,7 @@ static const char * const cm_drop_names[CM_DROP_MAX] = {
 	[CM_DROP_BAD_ATTR]	= "rx_dropped_bad_attr",
 	[CM_DROP_STALE]		= "rx_dropped_stale",
 	[CM_DROP_FOREIGN_GID]	= "rx_dropped_foreign_gid",
+	[CM_DROP_BAD_QPN]	= "rx_dropped_bad_qpn",
 };
 
 static int cm_drops_show(struct seq_file *m, void *unused)

@@ -19,7 +19,8 @@
  *   DREQ      ESTABLISHED/DREQ_SENT/REP_SENT -> DREQ_RCVD | TIMEWAIT or
  *             unknown: DREP again | naming another QP of ours: dropped
  *   DREP      DREQ_SENT -> TIMEWAIT
- *   SIDR_REQ  listen -> new id SIDR_REQ_RCVD | no listen: UNSUPPORTED
+ *   SIDR_REQ  listen -> new id SIDR_REQ_RCVD | no listen: UNSUPPORTED |
+ *             repeated once answered: the same SIDR_REP again
  *   SIDR_REP  SIDR_REQ_SENT -> IDLE
  */
 #include <linux/random.h>
@@ -579,6 +580,30 @@ static u64 cm_sidr_sender(const struct cm_rx *rx)
 		be64_to_cpu(g->global.interface_id)) | 1;
 }
 
+/*
+ * A SIDR_REQ we have seen: while the consumer is on it, the answer is
+ * yet to come; once answered, the sender repeating itself means our
+ * SIDR_REP was lost, and it gets that same answer again (one per
+ * repeat, as long as the id lives: what its consumer keeps).
+ */
+static void cm_sidr_req_again(struct cm_rx *rx, struct cm_id_priv *priv)
+{
+	struct ib_mad_send_buf *spare = NULL;
+
+	cm_dup(rx);
+	if (READ_ONCE(priv->id.state) == IB_CM_IDLE)
+		spare = cm_alloc_msg(priv);
+	spin_lock_irq(&priv->lock);
+	if (priv->id.state == IB_CM_IDLE &&
+	    priv->last_attr == CM_ATTR_SIDR_REP) {
+		priv->tid = rx->wc->mad->mad_hdr.tid;
+		cm_resend_last(priv, &spare);
+	}
+	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
+	cm_put(priv);
+}
+
 static void cm_rx_sidr_req(struct cm_rx *rx)
 {
 	struct ib_cm_sidr_req_event_param *p;
@@ -588,9 +613,8 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 
 	cm_sidr_req_unpack(rx->msg, &q);
 	priv = cm_find_remote(cpu_to_be32(q.request_id), cm_sidr_sender(rx));
-	if (priv) {	/* a retransmission: the first one is being served */
-		cm_dup(rx);
-		cm_put(priv);
+	if (priv) {	/* a retransmission */
+		cm_sidr_req_again(rx, priv);
 		return;
 	}
 	listen = cm_find_listen(rx->port->cm_dev->ibdev,

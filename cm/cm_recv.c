@@ -12,7 +12,8 @@
  *
  *   REQ       listen -> new id REQ_RCVD      | no listen: REJ invalid SID
  *             (dropped unless its primary GID is the one it came from)
- *   REP       REQ_SENT/MRA_REQ_RCVD -> REP_RCVD   | ESTABLISHED: RTU again
+ *   REP       REQ_SENT/MRA_REQ_RCVD -> REP_RCVD   | ESTABLISHED: RTU again |
+ *             from a peer ID another id has: REJ stale, REP dropped
  *   RTU       REP_SENT/MRA_REP_RCVD -> ESTABLISHED
  *   MRA       REQ_SENT -> MRA_REQ_RCVD, REP_SENT -> MRA_REP_RCVD
  *   REJ       any connecting state -> IDLE
@@ -297,6 +298,30 @@ static void cm_rx_req(struct cm_rx *rx)
 	cm_rx_deliver(priv, ev, CM_REQ_PDATA_OFF);
 }
 
+/*
+ * A REP naming a peer (comm ID, CA GUID) that another of our ids already
+ * talks to: either that connection is stale on the peer's side or the REP
+ * is forged.  Tell the sender it is stale, and leave both our ids as they
+ * are: the waiting one still expects its real REP.
+ */
+static bool cm_rep_collides(struct cm_rx *rx, struct cm_id_priv *priv,
+			    const struct cm_rep *rep)
+{
+	struct cm_id_priv *other;
+
+	other = cm_find_remote(cpu_to_be32(rep->local_comm_id),
+			       rep->local_ca_guid);
+	if (!other)
+		return false;
+	cm_put(other);
+	if (other == priv)
+		return false;	/* our own peer, a repeated REP */
+	cm_count_drop(rx->port, CM_DROP_STALE);
+	cm_answer_unknown(rx, CM_ATTR_REJ, IB_CM_REJ_STALE_CONN,
+			  CM_ANSWERS_REP);
+	return true;
+}
+
 static void cm_rx_rep(struct cm_rx *rx)
 {
 	struct cm_id_priv *priv = cm_rx_id(rx, 4);
@@ -308,6 +333,8 @@ static void cm_rx_rep(struct cm_rx *rx)
 	if (!priv)
 		return;
 	cm_rep_unpack(rx->msg, &rep);
+	if (cm_rep_collides(rx, priv, &rep))
+		goto out;
 	ev = cm_alloc_event(IB_CM_REP_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;
@@ -342,6 +369,7 @@ static void cm_rx_rep(struct cm_rx *rx)
 	priv->rnr_retry_count = rep.rnr_retry_count;
 	priv->id.state = IB_CM_REP_RCVD;
 	spin_unlock_irq(&priv->lock);
+	/* (cm_rep_collides() has sent away all but a racing twin) */
 	if (cm_insert_remote(priv))
 		pr_debug("ib_cm: REP from a peer id already in use\n");
 

@@ -61,6 +61,9 @@ struct cm_counter_dir {
 enum cm_drop {
 	CM_DROP_BAD_ATTR,	/* an attribute ID the CM does not define */
 	CM_DROP_STALE,		/* fits no state of its id, and no repeat */
+	/* a REQ whose primary GID is not the GID it came from */
+	CM_DROP_FOREIGN_GID,
+	CM_DROP_BAD_QPN,	/* a DREQ naming another QP than the id's */
 	CM_DROP_MAX
 };
 

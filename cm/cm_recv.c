@@ -11,14 +11,17 @@
  * in cm_rx_duplicates) or stale (dropped).
  *
  *   REQ       listen -> new id REQ_RCVD      | no listen: REJ invalid SID
- *   REP       REQ_SENT/MRA_REQ_RCVD -> REP_RCVD   | ESTABLISHED: RTU again
+ *             (dropped unless its primary GID is the one it came from)
+ *   REP       REQ_SENT/MRA_REQ_RCVD -> REP_RCVD   | ESTABLISHED: RTU again |
+ *             from a peer ID another id has: REJ stale, REP dropped
  *   RTU       REP_SENT/MRA_REP_RCVD -> ESTABLISHED
  *   MRA       REQ_SENT -> MRA_REQ_RCVD, REP_SENT -> MRA_REP_RCVD
  *   REJ       any connecting state -> IDLE
  *   DREQ      ESTABLISHED/DREQ_SENT/REP_SENT -> DREQ_RCVD | TIMEWAIT or
- *             unknown: DREP again
+ *             unknown: DREP again | naming another QP of ours: dropped
  *   DREP      DREQ_SENT -> TIMEWAIT
- *   SIDR_REQ  listen -> new id SIDR_REQ_RCVD | no listen: UNSUPPORTED
+ *   SIDR_REQ  listen -> new id SIDR_REQ_RCVD | no listen: UNSUPPORTED |
+ *             repeated once answered: the same SIDR_REP again
  *   SIDR_REP  SIDR_REQ_SENT -> IDLE
  */
 #include <linux/random.h>
@@ -176,6 +179,18 @@ static void cm_rx_req(struct cm_rx *rx)
 	}
 
 	/*
+	 * The body is the sender's to write: a REQ claiming another host's
+	 * GID could name that host's QP below and have us end its live
+	 * connection.  The GID the packet came from is the network's word;
+	 * a REQ must speak for that GID (ours always do: the path's source
+	 * GID is the one we send from).
+	 */
+	if (memcmp(req.primary.local_gid, rx->wc->ah_attr.dgid.raw, 16)) {
+		cm_count_drop(rx->port, CM_DROP_FOREIGN_GID);
+		return;
+	}
+
+	/*
 	 * The peer's QP already has a connection with us: the peer lost it
 	 * (a restart).  Reject the REQ as stale and end the old connection,
 	 * whose consumer learns it from the DREQ exchange.
@@ -283,6 +298,30 @@ static void cm_rx_req(struct cm_rx *rx)
 	cm_rx_deliver(priv, ev, CM_REQ_PDATA_OFF);
 }
 
+/*
+ * A REP naming a peer (comm ID, CA GUID) that another of our ids already
+ * talks to: either that connection is stale on the peer's side or the REP
+ * is forged.  Tell the sender it is stale, and leave both our ids as they
+ * are: the waiting one still expects its real REP.
+ */
+static bool cm_rep_collides(struct cm_rx *rx, struct cm_id_priv *priv,
+			    const struct cm_rep *rep)
+{
+	struct cm_id_priv *other;
+
+	other = cm_find_remote(cpu_to_be32(rep->local_comm_id),
+			       rep->local_ca_guid);
+	if (!other)
+		return false;
+	cm_put(other);
+	if (other == priv)
+		return false;	/* our own peer, a repeated REP */
+	cm_count_drop(rx->port, CM_DROP_STALE);
+	cm_answer_unknown(rx, CM_ATTR_REJ, IB_CM_REJ_STALE_CONN,
+			  CM_ANSWERS_REP);
+	return true;
+}
+
 static void cm_rx_rep(struct cm_rx *rx)
 {
 	struct cm_id_priv *priv = cm_rx_id(rx, 4);
@@ -294,6 +333,8 @@ static void cm_rx_rep(struct cm_rx *rx)
 	if (!priv)
 		return;
 	cm_rep_unpack(rx->msg, &rep);
+	if (cm_rep_collides(rx, priv, &rep))
+		goto out;
 	ev = cm_alloc_event(IB_CM_REP_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;
@@ -328,6 +369,7 @@ static void cm_rx_rep(struct cm_rx *rx)
 	priv->rnr_retry_count = rep.rnr_retry_count;
 	priv->id.state = IB_CM_REP_RCVD;
 	spin_unlock_irq(&priv->lock);
+	/* (cm_rep_collides() has sent away all but a racing twin) */
 	if (cm_insert_remote(priv))
 		pr_debug("ib_cm: REP from a peer id already in use\n");
 
@@ -496,10 +538,22 @@ static void cm_rx_dreq(struct cm_rx *rx)
 	struct cm_id_priv *priv = cm_rx_pair(rx);
 	struct ib_mad_send_buf *spare = NULL;
 	struct cm_event_work *ev;
+	struct cm_ids d;
 
 	if (!priv) {
 		/* the connection is gone here: agree with the peer */
 		cm_answer_unknown(rx, CM_ATTR_DREP, 0, 0);
+		return;
+	}
+	/*
+	 * The comm IDs may be guessed or seen; the peer also knows which
+	 * of our QPs it is connected to.  A DREQ naming another is not
+	 * from our peer.
+	 */
+	cm_dreq_unpack(rx->msg, &d);
+	if (d.remote_qpn != READ_ONCE(priv->local_qpn)) {
+		cm_count_drop(rx->port, CM_DROP_BAD_QPN);
+		cm_put(priv);
 		return;
 	}
 	ev = cm_alloc_event(IB_CM_DREQ_RECEIVED, rx->msg);
@@ -554,6 +608,30 @@ static u64 cm_sidr_sender(const struct cm_rx *rx)
 		be64_to_cpu(g->global.interface_id)) | 1;
 }
 
+/*
+ * A SIDR_REQ we have seen: while the consumer is on it, the answer is
+ * yet to come; once answered, the sender repeating itself means our
+ * SIDR_REP was lost, and it gets that same answer again (one per
+ * repeat, as long as the id lives: what its consumer keeps).
+ */
+static void cm_sidr_req_again(struct cm_rx *rx, struct cm_id_priv *priv)
+{
+	struct ib_mad_send_buf *spare = NULL;
+
+	cm_dup(rx);
+	if (READ_ONCE(priv->id.state) == IB_CM_IDLE)
+		spare = cm_alloc_msg(priv);
+	spin_lock_irq(&priv->lock);
+	if (priv->id.state == IB_CM_IDLE &&
+	    priv->last_attr == CM_ATTR_SIDR_REP) {
+		priv->tid = rx->wc->mad->mad_hdr.tid;
+		cm_resend_last(priv, &spare);
+	}
+	spin_unlock_irq(&priv->lock);
+	ib_free_send_mad(spare);
+	cm_put(priv);
+}
+
 static void cm_rx_sidr_req(struct cm_rx *rx)
 {
 	struct ib_cm_sidr_req_event_param *p;
@@ -563,9 +641,8 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 
 	cm_sidr_req_unpack(rx->msg, &q);
 	priv = cm_find_remote(cpu_to_be32(q.request_id), cm_sidr_sender(rx));
-	if (priv) {	/* a retransmission: the first one is being served */
-		cm_dup(rx);
-		cm_put(priv);
+	if (priv) {	/* a retransmission */
+		cm_sidr_req_again(rx, priv);
 		return;
 	}
 	listen = cm_find_listen(rx->port->cm_dev->ibdev,

@@ -778,7 +778,8 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 		       param->info_length);
 	}
 	cm_sidr_rep_pack(m, &r);
-	ret = cm_post(priv->port, buf);
+	/* kept: a repeated SIDR_REQ means this one was lost */
+	ret = cm_post_oneshot(priv, buf);
 	cm_id->state = IB_CM_IDLE;
 out:
 	cm_unlock_free_spare(priv, spare);

@@ -14,7 +14,13 @@
  *
  * Drops the in-tree layout has no place for are in debugfs:
  *
- *   ib_cm/<dev>-<port>  "rx_dropped_bad_attr N", "rx_dropped_stale N"
+ *   ib_cm/<dev>-<port>  "rx_dropped_bad_attr N", "rx_dropped_stale N", ...
+ *
+ * and the ids themselves, for tests that must name a live connection on
+ * the wire (its communication IDs are random, on purpose):
+ *
+ *   ib_cm/ids  "LOCAL_ID REMOTE_ID STATE LOCAL_QPN REMOTE_QPN" per id,
+ *              the IDs in hex as the wire carries them, QPNs in hex
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -93,6 +99,8 @@ static struct dentry *cm_debugfs;
 static const char * const cm_drop_names[CM_DROP_MAX] = {
 	[CM_DROP_BAD_ATTR]	= "rx_dropped_bad_attr",
 	[CM_DROP_STALE]		= "rx_dropped_stale",
+	[CM_DROP_FOREIGN_GID]	= "rx_dropped_foreign_gid",
+	[CM_DROP_BAD_QPN]	= "rx_dropped_bad_qpn",
 };
 
 static int cm_drops_show(struct seq_file *m, void *unused)
@@ -107,9 +115,56 @@ static int cm_drops_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(cm_drops);
 
+static const char * const cm_state_names[] = {
+	[IB_CM_IDLE]		= "IDLE",
+	[IB_CM_LISTEN]		= "LISTEN",
+	[IB_CM_REQ_SENT]	= "REQ_SENT",
+	[IB_CM_REQ_RCVD]	= "REQ_RCVD",
+	[IB_CM_MRA_REQ_SENT]	= "MRA_REQ_SENT",
+	[IB_CM_MRA_REQ_RCVD]	= "MRA_REQ_RCVD",
+	[IB_CM_REP_SENT]	= "REP_SENT",
+	[IB_CM_REP_RCVD]	= "REP_RCVD",
+	[IB_CM_MRA_REP_SENT]	= "MRA_REP_SENT",
+	[IB_CM_MRA_REP_RCVD]	= "MRA_REP_RCVD",
+	[IB_CM_ESTABLISHED]	= "ESTABLISHED",
+	[IB_CM_DREQ_SENT]	= "DREQ_SENT",
+	[IB_CM_DREQ_RCVD]	= "DREQ_RCVD",
+	[IB_CM_TIMEWAIT]	= "TIMEWAIT",
+	[IB_CM_SIDR_REQ_SENT]	= "SIDR_REQ_SENT",
+	[IB_CM_SIDR_REQ_RCVD]	= "SIDR_REQ_RCVD",
+};
+
+/*
+ * An id stays in the xarray until its teardown has erased it, and its
+ * creator's reference outlives that: under the xarray's lock every entry
+ * is alive.  The fields are read without the id's lock (a snapshot).
+ */
+static int cm_ids_show(struct seq_file *m, void *unused)
+{
+	struct cm_id_priv *priv;
+	unsigned long index;
+
+	xa_lock(&cm.local_ids);
+	xa_for_each(&cm.local_ids, index, priv) {
+		enum ib_cm_state s = READ_ONCE(priv->id.state);
+
+		seq_printf(m, "%08x %08x %s %06x %06x\n",
+			   be32_to_cpu(priv->id.local_id),
+			   be32_to_cpu(READ_ONCE(priv->id.remote_id)),
+			   s < ARRAY_SIZE(cm_state_names) ? cm_state_names[s] :
+							    "?",
+			   READ_ONCE(priv->local_qpn),
+			   READ_ONCE(priv->remote_qpn));
+	}
+	xa_unlock(&cm.local_ids);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cm_ids);
+
 void cm_debugfs_init(void)
 {
 	cm_debugfs = debugfs_create_dir("ib_cm", NULL);
+	debugfs_create_file("ids", 0400, cm_debugfs, NULL, &cm_ids_fops);
 }
 
 void cm_debugfs_exit(void)

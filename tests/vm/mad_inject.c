@@ -4,10 +4,11 @@
  * QP, as any root process on the network can: the receiving MAD layer and
  * CM must drop what is malformed and answer what is well formed.
  *
- *   mad_inject DEV GID_INDEX KIND...
+ *   mad_inject [-s SRC_GID_INDEX] DEV GID_INDEX KIND...
  *
  * Each KIND is sent once to QPN 1 at the port's own GID (GID_INDEX of
- * port 1; rxe loops it back to the same port's QP1):
+ * port 1; rxe loops it back to the same port's QP1), from the GID at
+ * SRC_GID_INDEX (default: GID_INDEX), e.g. a second address of the port:
  *   short        a 100-byte datagram (a MAD is 256 bytes)
  *   base-version a CM REQ with base version 2
  *   class-version a CM REQ with class version 1 (CM is version 2)
@@ -16,6 +17,18 @@
  *   bad-method   the CM class with method 0x7f
  *   req-no-listener a well-formed CM REQ to a service ID nobody listens
  *                on (the CM answers with a REJ)
+ * and kinds that name a connection (numbers in hex; "the GID" is the one
+ * at GID_INDEX, and the CA GUID is the device's own: tests run their
+ * connections on this port, through loopback):
+ *   stale-req:QPN  a REQ from the peer QP QPN at the GID: to the CM, that
+ *                peer lost its connection (a stale one) unless the REQ
+ *                comes from another source GID than the one it claims
+ *   dreq:LOCAL:REMOTE:QPN  a DREQ from comm ID LOCAL to our comm ID
+ *                REMOTE, naming our QP QPN
+ *   rep:LOCAL:REMOTE  a REP from comm ID LOCAL to our comm ID REMOTE
+ *   sidr-req:PORT:ID  an rdma_cm SIDR_REQ (UDP port space, IPv4 header
+ *                from the source GID to the GID) for PORT, request ID ID;
+ *                the TID follows from ID, so sending it twice is a retry
  * The QP uses the GSI Q_Key 0x80010000 (a controlled Q_Key: root only).
  * Prints "sent KIND" per datagram and exits 0 once every send completed.
  */
@@ -23,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <endian.h>
 #include <infiniband/verbs.h>
 /* the project's own wire layouts (pure headers, userspace-clean) */
 #include <ordma/mad_wire.h>
@@ -62,6 +76,123 @@ static void build_req(u8 *m, u64 service_id, const union ibv_gid *gid)
 	memcpy(r.primary.remote_gid, gid->raw, 16);
 	mad_wire_pack(m, &h);
 	cm_req_pack(m + MAD_WIRE_HDR_SIZE, &r);
+}
+
+/* What the kinds that name a connection need to know about the port. */
+struct inject_ctx {
+	union ibv_gid gid;	/* the destination, and the claimed source */
+	union ibv_gid sgid;	/* where the datagram really comes from */
+	u64 node_guid;		/* host order */
+};
+
+static void build_hdr(u8 *m, u16 attr_id, u64 tid)
+{
+	struct mad_wire_hdr h = {
+		.base_version = MAD_WIRE_BASE_VERSION,
+		.mgmt_class = CM_MGMT_CLASS,
+		.class_version = CM_CLASS_VERSION,
+		.method = CM_METHOD_SEND,
+		.tid = tid,
+		.attr_id = attr_id,
+	};
+
+	mad_wire_pack(m, &h);
+}
+
+static u64 random_tid(void)
+{
+	return (u64)time(NULL) << 20 | (u64)rand() << 4;
+}
+
+static int build_stale_req(u8 *m, const struct inject_ctx *c, u32 qpn)
+{
+	struct cm_req r;
+
+	build_req(m, 0x0000000001060001ull, &c->gid);
+	cm_req_unpack(m + MAD_WIRE_HDR_SIZE, &r);
+	r.local_comm_id = (u32)rand() | 1;
+	r.local_qpn = qpn & 0xffffff;
+	r.local_ca_guid = c->node_guid;
+	cm_req_pack(m + MAD_WIRE_HDR_SIZE, &r);
+	return MAD_WIRE_SIZE;
+}
+
+static int build_dreq(u8 *m, u32 local, u32 remote, u32 qpn)
+{
+	struct cm_ids d = {
+		.local_comm_id = local,
+		.remote_comm_id = remote,
+		.remote_qpn = qpn & 0xffffff,
+	};
+
+	build_hdr(m, CM_ATTR_DREQ, random_tid());
+	cm_dreq_pack(m + MAD_WIRE_HDR_SIZE, &d);
+	return MAD_WIRE_SIZE;
+}
+
+static int build_rep(u8 *m, const struct inject_ctx *c, u32 local,
+		     u32 remote)
+{
+	struct cm_rep r = {
+		.local_comm_id = local,
+		.remote_comm_id = remote,
+		.local_qpn = 0x654321,
+		.starting_psn = 0x123456,
+		.rnr_retry_count = 7,
+		.local_ca_guid = c->node_guid,
+	};
+
+	build_hdr(m, CM_ATTR_REP, random_tid());
+	cm_rep_pack(m + MAD_WIRE_HDR_SIZE, &r);
+	return MAD_WIRE_SIZE;
+}
+
+/* The v4 address of a v4-mapped GID, in network order, as rdma_cm's
+ * private-data header carries it (the last 4 of 16 bytes). */
+static void put_ip4(u8 *dst16, const union ibv_gid *g)
+{
+	memcpy(dst16 + 12, g->raw + 12, 4);
+}
+
+static int build_sidr_req(u8 *m, const struct inject_ctx *c, u16 port,
+			  u32 id)
+{
+	struct cm_sidr_req q = {
+		.request_id = id,
+		.pkey = 0xffff,
+		.service_id = 0x0000000001110000ull | port,	/* RDMA_PS_UDP */
+	};
+	u8 *pdata = m + MAD_WIRE_HDR_SIZE + CM_SIDR_REQ_PDATA_OFF;
+
+	build_hdr(m, CM_ATTR_SIDR_REQ, 0x5a00000000000000ull | id);
+	cm_sidr_req_pack(m + MAD_WIRE_HDR_SIZE, &q);
+	pdata[0] = 0;			/* rdma_cm header version */
+	pdata[1] = 4 << 4;		/* IPv4 */
+	pdata[2] = 0x4e;		/* our "port", 20000 */
+	pdata[3] = 0x20;
+	put_ip4(pdata + 4, &c->sgid);
+	put_ip4(pdata + 20, &c->gid);
+	return MAD_WIRE_SIZE;
+}
+
+/* KIND:ARG...: the kinds that name a connection; -1 if unknown. */
+static int build_addressed(const char *kind, u8 *m,
+			   const struct inject_ctx *c)
+{
+	unsigned int a, b, q;
+	char tail;
+
+	memset(m, 0, MAD_WIRE_SIZE);
+	if (sscanf(kind, "stale-req:%x%c", &a, &tail) == 1)
+		return build_stale_req(m, c, a);
+	if (sscanf(kind, "dreq:%x:%x:%x%c", &a, &b, &q, &tail) == 3)
+		return build_dreq(m, a, b, q);
+	if (sscanf(kind, "rep:%x:%x%c", &a, &b, &tail) == 2)
+		return build_rep(m, c, a, b);
+	if (sscanf(kind, "sidr-req:%u:%x%c", &a, &b, &tail) == 2 &&
+	    a < 65536)
+		return build_sidr_req(m, c, a, b);
+	return -1;
 }
 
 static int build(const char *kind, u8 *m, const union ibv_gid *gid)
@@ -107,15 +238,24 @@ int main(int argc, char **argv)
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
 	struct ibv_ah *ah;
+	struct inject_ctx c = {0};
 	union ibv_gid gid;
 	u8 *buf;
-	int i, n, gidx;
+	int i, n, gidx, sgidx = -1;
 
+	if (argc > 2 && !strcmp(argv[1], "-s")) {
+		sgidx = atoi(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: mad_inject DEV GID_INDEX KIND...\n");
+		fprintf(stderr,
+			"usage: mad_inject [-s SRC_GID_INDEX] DEV GID_INDEX KIND...\n");
 		return 2;
 	}
 	gidx = atoi(argv[2]);
+	if (sgidx < 0)
+		sgidx = gidx;
 	list = ibv_get_device_list(&n);
 	for (i = 0; list && i < n; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
@@ -125,10 +265,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ctx = ibv_open_device(dev);
-	if (!ctx || ibv_query_gid(ctx, 1, gidx, &gid)) {
+	if (!ctx || ibv_query_gid(ctx, 1, gidx, &gid) ||
+	    ibv_query_gid(ctx, 1, sgidx, &c.sgid)) {
 		perror("open/query_gid");
 		return 1;
 	}
+	c.gid = gid;
+	c.node_guid = be64toh(ibv_get_device_guid(dev));
 	pd = ibv_alloc_pd(ctx);
 	cq = pd ? ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
 	buf = calloc(1, MAD_WIRE_SIZE);
@@ -159,7 +302,7 @@ int main(int argc, char **argv)
 	}
 	ah_attr.is_global = 1;
 	ah_attr.grh.dgid = gid;
-	ah_attr.grh.sgid_index = gidx;
+	ah_attr.grh.sgid_index = sgidx;
 	ah_attr.grh.hop_limit = 64;
 	ah_attr.port_num = 1;
 	ah = ibv_create_ah(pd, &ah_attr);
@@ -171,7 +314,10 @@ int main(int argc, char **argv)
 		struct ibv_sge sge = { .addr = (uintptr_t)buf, .lkey = mr->lkey };
 		struct ibv_send_wr wr = {0}, *bad;
 		struct ibv_wc wc;
-		int len = build(argv[i], buf, &gid), polls = 0;
+		int len = strchr(argv[i], ':') ?
+			  build_addressed(argv[i], buf, &c) :
+			  build(argv[i], buf, &gid);
+		int polls = 0;
 
 		if (len < 0) {
 			fprintf(stderr, "unknown kind %s\n", argv[i]);

@@ -35,6 +35,18 @@ ucma_expect() # FILE STEP WANT DESC
 	t_eq "$4" "$3" ucma_step "$1" "$2"
 }
 
+# The fix itself: stock 6.1 has the same bugs (its MIGRATE_ID takes an
+# unread request's id, it accepts the second join), so there the result
+# is printed, not asserted.
+ucma_expect_fix() # FILE STEP WANT DESC
+{
+	if [ "$STACK" = ours ]; then
+		ucma_expect "$@"
+	else
+		echo "# $STACK differs: $2 $(ucma_step "$1" "$2") (ours: $3)"
+	fi
+}
+
 # --- finding 2: MIGRATE_ID of an unread CONNECT_REQUEST's new id
 f=$OUT/ucma-child-migrate
 python3 "$UCMA_SEC" child-migrate "$IP4" 7471 >"$f" 2>&1
@@ -44,14 +56,14 @@ ucma_expect "$f" client-resolve-addr OK "client resolves $IP4"
 ucma_expect "$f" client-resolve-route OK "client resolves its route"
 ucma_expect "$f" connect OK "client connects"
 ucma_expect "$f" request-queued yes "CONNECT_REQUEST queued on the listener's file"
-ucma_expect "$f" migrate-undelivered ENOENT \
+ucma_expect_fix "$f" migrate-undelivered ENOENT \
 	"MIGRATE_ID of the unread request's new id (its guessed number): ENOENT"
 ucma_expect "$f" get-request OK "GET_EVENT on the listener's file afterwards"
 ucma_expect "$f" request-event 4 "that event is the CONNECT_REQUEST"
 ucma_expect "$f" request-id-is-guess yes "its new id is the number guessed before"
-ucma_expect "$f" migrate-delivered OK "MIGRATE_ID of the delivered new id works"
-ucma_expect "$f" reject-on-b OK "the migrated id rejects the request from its new file"
-ucma_expect "$f" destroy-delivered-on-b OK "DESTROY_ID of it on the new file"
+ucma_expect_fix "$f" migrate-delivered OK "MIGRATE_ID of the delivered new id works"
+ucma_expect_fix "$f" reject-on-b OK "the migrated id rejects the request from its new file"
+ucma_expect_fix "$f" destroy-delivered-on-b OK "DESTROY_ID of it on the new file"
 ucma_expect "$f" destroy-listener OK "DESTROY_ID of the listener"
 slab_validate
 t_run "slab caches validate after child-migrate" true
@@ -60,7 +72,7 @@ f=$OUT/ucma-child-orphan
 python3 "$UCMA_SEC" child-orphan "$IP4" 7472 >"$f" 2>&1
 sed 's/^/# child-orphan: /' "$f"
 ucma_expect "$f" request-queued yes "CONNECT_REQUEST queued (orphan case)"
-ucma_expect "$f" migrate-undelivered ENOENT \
+ucma_expect_fix "$f" migrate-undelivered ENOENT \
 	"MIGRATE_ID of the unread request's new id: ENOENT (orphan case)"
 ucma_expect "$f" destroy-listener OK "DESTROY_ID of the listener with the request unread"
 ucma_expect "$f" listener-events-reported 0 "the listener reported no event"
@@ -76,7 +88,7 @@ python3 "$UCMA_SEC" mcast-dup "$IP4" 239.1.19.3 >"$f" 2>&1
 sed 's/^/# mcast-dup: /' "$f"
 ucma_expect "$f" bind OK "UD id bound to $IP4"
 ucma_expect "$f" join-first OK "JOIN_MCAST 239.1.19.3"
-ucma_expect "$f" join-second-same-address EADDRINUSE \
+ucma_expect_fix "$f" join-second-same-address EADDRINUSE \
 	"a second JOIN_MCAST of 239.1.19.3 on the same id: EADDRINUSE"
 ucma_expect "$f" join-events 12:0xb1 "one MULTICAST_JOIN, for the first join's uid"
 ucma_expect "$f" leave-first OK "LEAVE_MCAST of the first join"

@@ -7,7 +7,9 @@
  * own stack deliver the group's packets.  MULTICAST_JOIN comes from
  * cma_wq with the address vector of the group (QPN 0xFFFFFF, the id's
  * Q_Key, RDMA_UDP_QKEY by default); leaving, and destroying the id,
- * drops the IP membership again.
+ * drops the IP membership again.  An id joins a group at most once
+ * (-EADDRINUSE, as in-tree): the group's address is what a leave names,
+ * so it must name one join.
  */
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
@@ -50,6 +52,31 @@ static int cma_ip_group(struct cma_multicast *mc, struct net *net, bool join)
 	rtnl_unlock();
 	dev_put(ndev);
 	return ret;
+}
+
+/* The same group: family and address (not the port or padding). */
+static bool cma_mc_same_group(const struct sockaddr *a,
+			      const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+}
+
+/* Under the handler lock (or with the id going). */
+static struct cma_multicast *cma_find_mc(struct rdma_id_private *p,
+					 const struct sockaddr *addr)
+{
+	struct cma_multicast *mc;
+
+	list_for_each_entry(mc, &p->mc_list, list)
+		if (cma_mc_same_group((struct sockaddr *)&mc->addr, addr))
+			return mc;
+	return NULL;
 }
 
 /* The join event: the group is looked up again, it may be gone. */
@@ -120,6 +147,10 @@ int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 		ret = -EINVAL;
 		goto out;
 	}
+	if (cma_find_mc(p, addr)) {
+		ret = -EADDRINUSE;
+		goto out;
+	}
 	mc = kzalloc(sizeof(*mc), GFP_KERNEL);
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!mc || !w) {
@@ -169,19 +200,16 @@ static void cma_mc_free(struct rdma_id_private *p, struct cma_multicast *mc)
 void rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
 {
 	struct rdma_id_private *p = to_id_priv(id);
-	struct cma_multicast *mc, *found = NULL;
 	bool locked = cma_lock_handler(p);
+	struct cma_multicast *mc;
 
-	list_for_each_entry(mc, &p->mc_list, list) {
-		if (!memcmp(&mc->addr, addr, cma_addr_size(addr))) {
-			list_del(&mc->list);
-			found = mc;
-			break;
-		}
-	}
+	/* Joins are unique per group: this is the caller's join. */
+	mc = cma_find_mc(p, addr);
+	if (mc)
+		list_del(&mc->list);
 	cma_unlock_handler(p, locked);
-	if (found)
-		cma_mc_free(p, found);
+	if (mc)
+		cma_mc_free(p, mc);
 }
 EXPORT_SYMBOL(rdma_leave_multicast);
 

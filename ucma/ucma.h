@@ -7,9 +7,12 @@
  *   ucma_file     one per open of /dev/infiniband/rdma_cm: the ids and
  *                 multicast joins it owns, and its queue of events.
  *   ucma_context  one per rdma_cm_id a file owns.  Its number (global, so
- *                 it survives MIGRATE_ID) is its index in ucma_ids.  A
- *                 command holds a reference; whoever erases it from
- *                 ucma_ids destroys it once the references are gone.
+ *                 it survives MIGRATE_ID) is its index in ucma_ids,
+ *                 reserved first and stored only once userspace has
+ *                 been told it (CREATE_ID's response, or GET_EVENT of
+ *                 its CONNECT_REQUEST).  A command holds a reference;
+ *                 whoever erases it from ucma_ids destroys it once the
+ *                 references are gone.
  *   ucma_mcast    one per multicast join, numbered in ucma_mcasts.
  *   ucma_event    an rdma_cm event converted for GET_EVENT.
  *
@@ -92,7 +95,7 @@ struct ucma_context *ucma_get_ctx_dev(struct ucma_file *file, u32 id);
 void ucma_put_ctx(struct ucma_context *ctx);
 int ucma_create_ctx(struct ucma_file *file, u64 uid,
 		    enum rdma_ucm_port_space ps, enum ib_qp_type qp_type,
-		    u32 *id);
+		    void __user *response);
 /* Destroy the id numbered @id; returns its events_reported or an errno. */
 int ucma_destroy_id(struct ucma_file *file, u32 id);
 int ucma_charge_id(struct ucma_file *file);

@@ -67,9 +67,7 @@ static int ucma_create_id_cmd(struct ucma_file *file, const void *req,
 			      u16 out_len)
 {
 	const struct rdma_ucm_create_id *cmd = req;
-	struct rdma_ucm_create_id_resp resp = {};
 	enum ib_qp_type qp_type;
-	int ret;
 
 	switch (cmd->ps) {
 	case RDMA_PS_TCP:
@@ -85,15 +83,8 @@ static int ucma_create_id_cmd(struct ucma_file *file, const void *req,
 	default:
 		return -EINVAL;
 	}
-	ret = ucma_create_ctx(file, cmd->uid, cmd->ps, qp_type, &resp.id);
-	if (ret)
-		return ret;
-	if (copy_to_user(u64_to_user_ptr(cmd->response), &resp,
-			 sizeof(resp))) {
-		ucma_destroy_id(file, resp.id);
-		return -EFAULT;
-	}
-	return 0;
+	return ucma_create_ctx(file, cmd->uid, cmd->ps, qp_type,
+			       u64_to_user_ptr(cmd->response));
 }
 
 static int ucma_destroy_id_cmd(struct ucma_file *file, const void *req,

@@ -10,8 +10,11 @@
  * of an id; the event is converted to struct rdma_ucm_event_resp and
  * queued on the file that owns the id, where GET_EVENT (blocking unless
  * O_NONBLOCK) and poll() find it.  A CONNECT_REQUEST brings a new id:
- * it gets a number at once and is owned by the listener's file; it
- * reports events only after ACCEPT names its user context.
+ * its number is reserved at once, but the id is stored in the table (and
+ * listed on the listener's file) only when GET_EVENT hands the request
+ * out.  Until then numbers are guessable but lead nowhere: no command can
+ * reach, migrate or destroy the new id, whose only owner is the queued
+ * request.  It reports events only after ACCEPT names its user context.
  *
  * An id dies by DESTROY_ID or when its file closes: it leaves the id
  * table, waits for commands in flight, destroys the rdma_cm id (after
@@ -133,10 +136,16 @@ static void ucma_free_ctx(struct ucma_context *ctx)
 static int ucma_event_handler(struct rdma_cm_id *cm_id,
 			      struct rdma_cm_event *event);
 
+/*
+ * CREATE_ID: the number is reserved, written to @response, and only then
+ * is the id stored: a number guessed meanwhile finds nothing, and a
+ * failed copy takes down an id nobody else could have used.
+ */
 int ucma_create_ctx(struct ucma_file *file, u64 uid,
 		    enum rdma_ucm_port_space ps, enum ib_qp_type qp_type,
-		    u32 *id)
+		    void __user *response)
 {
+	struct rdma_ucm_create_id_resp resp = {};
 	struct ucma_context *ctx;
 	struct rdma_cm_id *cm_id;
 	int ret;
@@ -158,17 +167,23 @@ int ucma_create_ctx(struct ucma_file *file, u64 uid,
 	}
 	ctx->cm_id = cm_id;
 
-	mutex_lock(&file->mut);
-	ret = xa_alloc(&ucma_ids, &ctx->id, ctx, xa_limit_32b,
+	ret = xa_alloc(&ucma_ids, &ctx->id, NULL, xa_limit_32b,
 		       GFP_KERNEL_ACCOUNT);
-	if (!ret)
-		list_add_tail(&ctx->list, &file->ctx_list);
-	mutex_unlock(&file->mut);
 	if (ret)
 		goto err_destroy;
-	*id = ctx->id;
+	resp.id = ctx->id;
+	if (copy_to_user(response, &resp, sizeof(resp))) {
+		ret = -EFAULT;
+		goto err_erase;
+	}
+	mutex_lock(&file->mut);
+	list_add_tail(&ctx->list, &file->ctx_list);
+	xa_store(&ucma_ids, ctx->id, ctx, GFP_KERNEL);
+	mutex_unlock(&file->mut);
 	return 0;
 
+err_erase:
+	xa_erase(&ucma_ids, ctx->id);
 err_destroy:
 	rdma_destroy_id(cm_id);
 err_free:
@@ -179,8 +194,16 @@ err_uncharge:
 }
 
 /*
- * @ctx has left ucma_ids (its caller erased it).  Returns the number of
+ * @ctx has left ucma_ids (its caller erased it), or was never stored
+ * there (the new id of a request nobody read).  Returns the number of
  * events userspace read for it.
+ *
+ * Every queued event that refers to @ctx is on ctx->file: its own (the
+ * handler and MIGRATE_ID agree on the file under ctx->event_lock), its
+ * joins' (uev->ctx is the join's id) and, for a listener, the unread
+ * requests (MIGRATE_ID refuses to move a listener that has any).  A new
+ * id is never the conn_req_ctx of a queued event once it can be destroyed
+ * by number, since it is stored only when its request leaves the queue.
  */
 static u32 ucma_destroy_ctx(struct ucma_context *ctx)
 {
@@ -198,31 +221,27 @@ static u32 ucma_destroy_ctx(struct ucma_context *ctx)
 	file = ctx->file;
 	mutex_lock(&file->mut);
 	list_for_each_entry_safe(uev, tmp, &file->event_list, list) {
-		if (uev->ctx == ctx) {
-			list_del(&uev->list);
-			file->nr_events--;
-			/* A request never read: its new id goes too. */
-			if (uev->conn_req_ctx &&
-			    xa_erase(&ucma_ids, uev->conn_req_ctx->id) ==
-			    uev->conn_req_ctx) {
-				list_add_tail(&uev->list, &orphans);
-				continue;
-			}
-			kfree(uev);
-		} else if (uev->conn_req_ctx == ctx) {
-			/* The new id went before its request was read. */
-			list_del(&uev->list);
-			file->nr_events--;
-			atomic_inc(&uev->ctx->backlog);
-			kfree(uev);
+		if (uev->ctx != ctx)
+			continue;
+		list_del(&uev->list);
+		file->nr_events--;
+		if (uev->conn_req_ctx) {
+			/*
+			 * A request never read: its new id, unreachable
+			 * by number, goes too; free its reserved number.
+			 */
+			xa_erase(&ucma_ids, uev->conn_req_ctx->id);
+			list_add_tail(&uev->list, &orphans);
+			continue;
 		}
+		kfree(uev);
 	}
 	list_for_each_entry_safe(mc, mc_tmp, &ctx->mc_list, list) {
 		xa_erase(&ucma_mcasts, mc->id);
 		file->nr_ids--;
 		kfree(mc);
 	}
-	list_del(&ctx->list);
+	list_del_init(&ctx->list);	/* an orphan was never listed */
 	file->nr_ids--;
 	events_reported = ctx->events_reported;
 	mutex_unlock(&file->mut);
@@ -347,9 +366,9 @@ static bool ucma_queue_event(struct ucma_file *file, struct ucma_event *uev)
 }
 
 /*
- * A request on a listening id: number the new id, owned by the listener's
- * file, and queue the request.  Non-zero rejects it (the rdma_cm destroys
- * the new rdma_cm id).
+ * A request on a listening id: reserve the new id's number, charge it to
+ * the listener's file and queue the request; GET_EVENT stores and lists
+ * the id.  Non-zero rejects it (the rdma_cm destroys the new rdma_cm id).
  */
 static int ucma_connect_request(struct ucma_context *listen,
 				struct rdma_cm_id *cm_id,
@@ -380,13 +399,12 @@ static int ucma_connect_request(struct ucma_context *listen,
 		goto err_unlock;
 	ctx->file = file;
 	cm_id->context = ctx;
-	ret = xa_alloc(&ucma_ids, &ctx->id, ctx, xa_limit_32b,
+	ret = xa_alloc(&ucma_ids, &ctx->id, NULL, xa_limit_32b,
 		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		cm_id->context = listen;
 		goto err_unlock;
 	}
-	list_add_tail(&ctx->list, &file->ctx_list);
 	file->nr_ids++;
 	uev->resp.id = ctx->id;
 	ucma_queue_event(file, uev);
@@ -470,9 +488,19 @@ int ucma_get_event(struct ucma_file *file, void __user *response, u16 out_len)
 	uev->ctx->events_reported++;
 	if (uev->mc)
 		uev->mc->events_reported++;
-	/* The new id is the user's now; the listener may take another. */
-	if (uev->conn_req_ctx)
+	/*
+	 * The new id is the user's now: reachable by the number just
+	 * returned, and the file's to destroy on close (it has been its
+	 * file since the request: a listener with unread requests does not
+	 * migrate).  The slot was reserved, so storing needs no memory.
+	 * The listener may take another request.
+	 */
+	if (uev->conn_req_ctx) {
+		list_add_tail(&uev->conn_req_ctx->list, &file->ctx_list);
+		xa_store(&ucma_ids, uev->conn_req_ctx->id, uev->conn_req_ctx,
+			 GFP_KERNEL);
 		atomic_inc(&uev->ctx->backlog);
+	}
 	mutex_unlock(&file->mut);
 	kfree(uev);
 	return 0;

@@ -4,7 +4,10 @@
  * of the write() commands librdmacm issues, and print one summary line:
  *
  *   ucma_fuzz seed=S calls=N ok=N events=N children=N migrated=N
- *             errno_top=E:n,...
+ *             guessed=N errno_top=E:n,... event_types=EV:n,...
+ *
+ * (children: connection requests read; guessed: MIGRATE_IDs of a guessed
+ * number that succeeded, most of them new ids not yet reported)
  *
  * Two files are open; two threads, each with its own random stream, race
  * on both of them and on one table of the ids and multicast joins each
@@ -112,7 +115,8 @@ static int g_fd[2] = { -1, -1 };	/* re-opened with dup2() */
 static int trace;
 static volatile unsigned long progress[2];
 static const char *cur_what[2];
-static unsigned long n_events, n_children, n_migrated, n_evtype[EV_NR];
+static unsigned long n_events, n_children, n_migrated, n_guessed;
+static unsigned long n_evtype[EV_NR];
 
 enum { S_NEW, S_BOUND, S_LISTEN, S_ADDR, S_ROUTE, S_CONN, S_CHILD, S_UP };
 #define IMAX 48
@@ -670,6 +674,7 @@ static void do_migrate(struct th *t)
 	if (!CMD(t, g_fd[to], MIGRATE_ID, c, sizeof(resp))) {
 		__atomic_fetch_add(&n_migrated, 1, __ATOMIC_RELAXED);
 		if (guessed) {
+			__atomic_fetch_add(&n_guessed, 1, __ATOMIC_RELAXED);
 			/* it may be in a table already: take it out there */
 			pthread_mutex_lock(&lock);
 			for (i = 0; i < tab[from].n; i++)
@@ -1154,8 +1159,8 @@ int main(int argc, char **argv)
 		if (n_evtype[e])
 			snprintf(evs + strlen(evs), sizeof(evs) - strlen(evs),
 				 "%s%d:%lu", evs[0] ? "," : "", e, n_evtype[e]);
-	printf("ucma_fuzz seed=%llu calls=%lu ok=%lu events=%lu children=%lu migrated=%lu errno_top=%s event_types=%s\n",
-	       seed, total, ok, n_events, n_children, n_migrated,
+	printf("ucma_fuzz seed=%llu calls=%lu ok=%lu events=%lu children=%lu migrated=%lu guessed=%lu errno_top=%s event_types=%s\n",
+	       seed, total, ok, n_events, n_children, n_migrated, n_guessed,
 	       top[0] ? top : "-", evs[0] ? evs : "-");
 	close(g_fd[0]);
 	close(g_fd[1]);

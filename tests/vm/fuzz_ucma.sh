@@ -81,7 +81,7 @@ relink()
 	link_add || echo "# rdma link add: exit $?"
 }
 per=$((TOTAL / SEEDS))
-calls=0 ok=0 t0=$(date +%s)
+calls=0 ok=0 t0=$(date +%s) fuzz_secs=0
 for i in $(seq 0 $((SEEDS - 1))); do
 	seed=$((FIRST + i))
 	who=root run=()
@@ -99,10 +99,12 @@ for i in $(seq 0 $((SEEDS - 1))); do
 		--threads 2 --dev "$CM" --skip "$SKIP" \
 		>"$OUT/seed-$seed.out" 2>"$OUT/seed-$seed.err"
 	rc=$?
+	s1=$(date +%s)
+	fuzz_secs=$((fuzz_secs + s1 - s0))
 	[ -z "$rl" ] || wait "$rl"
 	validate_slabs
 	line=$(grep '^ucma_fuzz seed=' "$OUT/seed-$seed.out")
-	echo "# $who ($(($(date +%s) - s0)) s${rl:+, relink}): ${line:-no summary}"
+	echo "# $who ($((s1 - s0)) s${rl:+, relink}; slab check $(($(date +%s) - s1)) s): ${line:-no summary}"
 	if [ "$rc" = 0 ] && [ -n "$line" ]; then
 		t_result 1 "fuzz seed $seed as $who${rl:+ (rdma link delete/add under it)}"
 	else
@@ -113,7 +115,7 @@ for i in $(seq 0 $((SEEDS - 1))); do
 	calls=$((calls + ${c:-0})) ok=$((ok + ${o:-0}))
 done
 secs=$(($(date +%s) - t0))
-echo "# $STACK: calls=$calls ok=$ok accepted=$(awk -v o=$ok -v c=$calls 'BEGIN { printf "%.1f%%", c ? 100 * o / c : 0 }') in ${secs} s ($(awk -v c=$calls -v s=$secs 'BEGIN { printf "%d", s ? c / s : c }') calls/s)"
+echo "# $STACK: calls=$calls ok=$ok accepted=$(awk -v o=$ok -v c=$calls 'BEGIN { printf "%.1f%%", c ? 100 * o / c : 0 }') in ${fuzz_secs} s of fuzzing ($(awk -v c=$calls -v s=$fuzz_secs 'BEGIN { printf "%d", s ? c / s : c }') calls/s), ${secs} s with the slab checks"
 t_run "at least $TOTAL calls made" test "$calls" -ge "$TOTAL"
 # The ids of a closed file go with it; give the rdma_cm's work a moment.
 t_run "rdma res: no cm_id left after the fuzzing" \

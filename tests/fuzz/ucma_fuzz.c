@@ -134,6 +134,8 @@ static struct {
 	int nmc;
 } tab[2];
 static uint32_t newest_id;	/* highest id number seen */
+/* read outside the lock: any recent value will do for a guess */
+#define NEWEST() __atomic_load_n(&newest_id, __ATOMIC_RELAXED)
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void id_add(int f, uint32_t id, int ud, int state, int v6)
@@ -142,7 +144,7 @@ static void id_add(int f, uint32_t id, int ud, int state, int v6)
 	if (tab[f].n < IMAX)
 		tab[f].ids[tab[f].n++] = (struct ident){ id, ud, state, v6 };
 	if (id > newest_id && id < 1u << 20)
-		newest_id = id;
+		__atomic_store_n(&newest_id, id, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -201,8 +203,8 @@ static uint32_t some_id(struct th *t, int f, int want)
 	if (pct(t, 90) && (id_pick(t, f, want, &e) || id_pick(t, f, -1, &e)))
 		return e.id;
 	switch (rn(t, 4)) {
-	case 0: return newest_id + rn(t, 4);	/* maybe an unread child */
-	case 1: return rn(t, newest_id + 2);
+	case 0: return NEWEST() + rn(t, 4);	/* maybe an unread child */
+	case 1: return rn(t, NEWEST() + 2);
 	case 2: return (uint32_t)rnd(t);
 	default: return id_pick(t, !f, -1, &e) ? e.id : 0; /* other file's */
 	}
@@ -665,7 +667,7 @@ static void do_migrate(struct th *t)
 	if (pct(t, 3))
 		to = from;
 	if (pct(t, 25) || !id_take(t, from, &e)) {
-		e.id = newest_id + rn(t, 3);
+		e.id = NEWEST() + rn(t, 3);
 		e.state = S_CHILD;
 		guessed = 1;
 	}

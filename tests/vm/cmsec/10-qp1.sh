@@ -8,7 +8,8 @@
 # well-known rdma_cm Q_Key.  Counters (ours): rxe's hw counter
 # rcvd_ud_len_err (a UD receive too small for its datagram) and ib_mad/'s
 # rx_errors (a receive completed in error), rx_flushed (flushed receives:
-# must not keep rising), qp_recoveries (QP1 brought back from ERR).
+# must not keep rising), qp_recoveries (QP1 brought back from ERR),
+# qp_state (QP1's state).
 QP1_TO=60
 qp1_bin=/oot-src/tests/vm/bin
 qp1_gidx=$(grep -lx 0000:0000:0000:0000:0000:ffff:0a00:020f /sys/class/infiniband/$DEV/ports/1/gids/* | head -n1)
@@ -18,7 +19,8 @@ qp1_hw() # NAME: a hw counter of port 1, "none" when the device has none
 {
 	cat /sys/class/infiniband/$DEV/ports/1/hw_counters/"$1" 2>/dev/null || echo none
 }
-qp1_state() { rdma res show qp lqpn 1 2>/dev/null | grep -o 'state [A-Z]*' | head -n1; }
+# QP1's state as ib_mad/ reports it (ours): "RTS", ...
+qp1_state() { mad_counter qp_state 2>/dev/null; }
 
 # Percent of the last 3 s the CPU was busy: a completion loop shows as ~100.
 qp1_cpu_busy()
@@ -59,7 +61,7 @@ t_run "nothing loops after them (CPU busy < 60% over 3 s)" \
 t_run "rdma_cm still connects after them (rping, 10 pings verified)" qp1_rping 7490 qp1-rping
 echo "# rping client: $(tail -n 2 "$OUT/qp1-rping.client" | tr '\n' ' ')"
 if [ "$STACK" = ours ]; then
-	t_run "QP1 is still in RTS" eval '[ "$(qp1_state)" = "state RTS" ]'
+	t_run "QP1 is still in RTS" eval '[ "$(qp1_state)" = RTS ]'
 	t_eq "the 3 drops counted: hw rcvd_ud_len_err +3, ib_mad rx_errors +3" "3 3" \
 		eval 'echo $(($(qp1_hw rcvd_ud_len_err) - qp1_len0)) $(($(mad_counter rx_errors) - qp1_err0))'
 	qp1_fl0=$(mad_counter rx_flushed)
@@ -84,4 +86,36 @@ t_run "the UD QP is still in RTS" grep -qx 'state RTS' "$OUT/ud-sink"
 if [ "$STACK" = ours ]; then
 	t_eq "the drop counted: hw rcvd_ud_len_err +1" 1 \
 		eval 'echo $(($(qp1_hw rcvd_ud_len_err) - qp1_len0))'
+fi
+
+# --- QP1 in ERR all the same (ours: rxe's debugfs qp_error forces it) -------------
+# Nothing from the wire does that any more; a local fault still could.  The
+# MAD layer must bring QP1 back (counted in ib_mad/ qp_recoveries), and a CM
+# message the QP flushes must end its id with an error event: rdma_connect()
+# returns, it does not wait forever.
+qp1_force=/sys/kernel/debug/rdma_rxe/$DEV/qp_error
+if [ "$STACK" = ours ] && [ -e "$qp1_force" ]; then
+	qp1_rec0=$(mad_counter qp_recoveries)
+	t_run "QP1 forced to ERR" eval "echo 1 >$qp1_force"
+	t_run "the MAD layer brings it back to RTS and counts it (qp_recoveries +1)" \
+		wait_until 30 eval '[ "$(mad_counter qp_recoveries)" -gt "$qp1_rec0" ] && [ "$(qp1_state)" = RTS ]'
+	t_run "rdma_cm connects after the recovery (rping, 10 pings verified)" qp1_rping 7491 qp1-recovered
+	# rping while QP1 is knocked into ERR every 0.1 s: each CM message
+	# the QP flushes must become an event; the client must end by itself.
+	timeout 120 rping -s -a $IP4 -p 7492 -C 3 >"$OUT/qp1-hammer.server" 2>&1 &
+	qp1_srv=$!
+	sleep 2
+	timeout 90 rping -c -a $IP4 -p 7492 -C 3 -V >"$OUT/qp1-hammer.client" 2>&1 &
+	qp1_cli=$!
+	while kill -0 $qp1_cli 2>/dev/null; do echo 1 >"$qp1_force"; sleep 0.1; done
+	wait $qp1_cli
+	qp1_rc=$?
+	kill $qp1_srv 2>/dev/null
+	wait $qp1_srv
+	echo "# rping under QP1 errors: exit $qp1_rc: $(tail -n 3 "$OUT/qp1-hammer.client" | tr '\n' ' ' | head -c 300)"
+	echo "# ib_mad after it: qp_recoveries $(mad_counter qp_recoveries), rx_flushed $(mad_counter rx_flushed), qp_recovery_failures $(mad_counter qp_recovery_failures)"
+	t_run "rping while QP1 keeps failing ends by itself (connected or an error event), not by timeout" \
+		test "$qp1_rc" != 124
+	t_run "QP1 back in RTS afterwards" wait_until 30 eval '[ "$(qp1_state)" = RTS ]'
+	t_run "rdma_cm connects afterwards (rping, 10 pings verified)" qp1_rping 7493 qp1-after
 fi

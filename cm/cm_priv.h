@@ -137,6 +137,11 @@ struct cm_id_priv {
 	struct ib_cm_path path;			/* from our side */
 	__be64 tid;
 	struct ib_mad_send_buf *msg;	/* the one waiting for an answer */
+	/*
+	 * We cancelled msg (an answer came, the id moved on): its flush is
+	 * no failure.  A flush without it is one (the QP flushed the send).
+	 */
+	bool msg_cancelled;
 	/* the last one-shot answer (MRA, RTU, REJ), resent on duplicates */
 	u8 last_msg[CM_MSG_SIZE];
 	u16 last_attr;

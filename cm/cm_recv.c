@@ -762,7 +762,10 @@ void cm_recv_handler(struct ib_mad_agent *agent,
 	ib_free_recv_mad(recv_wc);
 }
 
-/* A waiting message ended: cancelled, or retries used up. */
+/*
+ * A waiting message ended: answered, cancelled, or failed (retries used
+ * up, or flushed by a QP1 in error); a failure is the id's error event.
+ */
 void cm_send_handler(struct ib_mad_agent *agent,
 		     struct ib_mad_send_wc *send_wc)
 {
@@ -771,6 +774,7 @@ void cm_send_handler(struct ib_mad_agent *agent,
 	struct ib_mad_send_buf *spare = NULL;
 	struct cm_event_work *ev = NULL;
 	enum ib_cm_event_type type;
+	bool cancelled;
 
 	/* ports/N/cm_tx_retries/<msg>: the retransmissions the MAD layer made */
 	cm_count_n(agent->context, CM_XMIT_RETRIES,
@@ -780,8 +784,8 @@ void cm_send_handler(struct ib_mad_agent *agent,
 		ib_free_send_mad(buf);
 		return;
 	}
-	if (send_wc->status != IB_WC_SUCCESS &&
-	    send_wc->status != IB_WC_WR_FLUSH_ERR) {
+	/* (a cancel flushes too: most of these are freed unused) */
+	if (send_wc->status != IB_WC_SUCCESS) {
 		ev = cm_alloc_event(IB_CM_REQ_ERROR, NULL);
 		spare = cm_alloc_msg(priv);
 	}
@@ -792,7 +796,9 @@ void cm_send_handler(struct ib_mad_agent *agent,
 		goto drop;
 	}
 	priv->msg = NULL;
-	if (!ev) {
+	cancelled = priv->msg_cancelled;
+	priv->msg_cancelled = false;
+	if (!ev || (cancelled && send_wc->status == IB_WC_WR_FLUSH_ERR)) {
 		spin_unlock_irq(&priv->lock);
 		goto drop;
 	}

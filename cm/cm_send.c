@@ -125,6 +125,7 @@ static int cm_post_waiting(struct cm_id_priv *priv, struct ib_mad_send_buf *buf,
 	buf->context[0] = priv;
 	cm_get(priv);
 	priv->msg = buf;
+	priv->msg_cancelled = false;
 	if (cm_post(priv->port, buf)) {
 		priv->msg = NULL;
 		return -EIO;
@@ -159,8 +160,10 @@ void cm_resend_last(struct cm_id_priv *priv, struct ib_mad_send_buf **spare)
 
 void cm_cancel_msg_locked(struct cm_id_priv *priv)
 {
-	if (priv->msg)
+	if (priv->msg) {
+		priv->msg_cancelled = true;
 		ib_cancel_mad(priv->msg);
+	}
 	/* the send handler clears priv->msg when the cancel completes */
 }
 

@@ -61,6 +61,9 @@ static const char *const mad_counter_names[MAD_CNT_MAX] = {
 	[MAD_CNT_TX_TIMEOUTS] = "tx_timeouts",
 	[MAD_CNT_TX_ERROR] = "tx_errors",
 	[MAD_CNT_TX_ANSWERED] = "tx_unclaimed_answered",
+	[MAD_CNT_RX_FLUSHED] = "rx_flushed",
+	[MAD_CNT_QP_RECOVERED] = "qp_recoveries",
+	[MAD_CNT_QP_RECOVERY_FAILED] = "qp_recovery_failures",
 };
 
 static void mad_count(struct mad_port *port, enum mad_port_counter c)
@@ -152,7 +155,7 @@ static int mad_send_to_wire(struct mad_port *port, struct mad_send *s)
 	int ret = 0;
 
 	spin_lock_irqsave(&port->lock, flags);
-	if (port->sends_posted < MAD_QP_SEND_DEPTH &&
+	if (!port->qp_down && port->sends_posted < MAD_QP_SEND_DEPTH &&
 	    list_empty(&port->send_backlog)) {
 		ret = ib_post_send(port->qp, &s->wr.wr, &bad_wr);
 		if (!ret)
@@ -164,32 +167,32 @@ static int mad_send_to_wire(struct mad_port *port, struct mad_send *s)
 	return ret;
 }
 
-/*
- * A send queue slot is free again: post from the backlog.  A backlogged
- * send the QP refuses ends with IB_WC_GENERAL_ERR.
- */
-static void mad_send_slot_freed(struct mad_port *port)
+/* Post from the backlog while there is room and the QP is up; lock held. */
+static void mad_post_backlog_locked(struct mad_port *port,
+				    struct list_head *refused)
 {
 	const struct ib_send_wr *bad_wr;
-	struct mad_send *s, *tmp;
-	LIST_HEAD(refused);
-	unsigned long flags;
+	struct mad_send *s;
 
-	spin_lock_irqsave(&port->lock, flags);
-	port->sends_posted--;
-	while (port->sends_posted < MAD_QP_SEND_DEPTH &&
+	while (!port->qp_down && port->sends_posted < MAD_QP_SEND_DEPTH &&
 	       (s = list_first_entry_or_null(&port->send_backlog,
 					     struct mad_send, backlog))) {
 		if (ib_post_send(port->qp, &s->wr.wr, &bad_wr)) {
-			list_move_tail(&s->backlog, &refused);
+			list_move_tail(&s->backlog, refused);
 		} else {
 			list_del_init(&s->backlog);
 			port->sends_posted++;
 		}
 	}
-	spin_unlock_irqrestore(&port->lock, flags);
+}
 
-	list_for_each_entry_safe(s, tmp, &refused, backlog) {
+/* End the backlogged sends the QP refused with IB_WC_GENERAL_ERR. */
+static void mad_fail_refused(struct mad_port *port, struct list_head *refused)
+{
+	struct mad_send *s, *tmp;
+	unsigned long flags;
+
+	list_for_each_entry_safe(s, tmp, refused, backlog) {
 		struct mad_agent *ma = s->agent;
 
 		list_del_init(&s->backlog);
@@ -199,6 +202,39 @@ static void mad_send_slot_freed(struct mad_port *port)
 			mad_send_finish(ma, s, IB_WC_GENERAL_ERR);
 		spin_unlock_irqrestore(&ma->lock, flags);
 	}
+}
+
+/*
+ * A WR completed with IB_WC_WR_FLUSH_ERR: the QP is in ERR.  Once the last
+ * posted WR is back, recover_work resets it; lock held.
+ */
+static void mad_qp_down_locked(struct mad_port *port, bool flushed)
+{
+	if (port->closing)
+		return;
+	if (flushed)
+		port->qp_down = true;
+	if (port->qp_down && !port->sends_posted &&
+	    list_empty(&port->recvs_posted))
+		mod_delayed_work(ib_mad_wq, &port->recover_work, 0);
+}
+
+/*
+ * A send queue slot is free again (@flushed: its WR was flushed): post
+ * from the backlog.  A backlogged send the QP refuses ends with
+ * IB_WC_GENERAL_ERR.
+ */
+static void mad_send_slot_freed(struct mad_port *port, bool flushed)
+{
+	LIST_HEAD(refused);
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->lock, flags);
+	port->sends_posted--;
+	mad_qp_down_locked(port, flushed);
+	mad_post_backlog_locked(port, &refused);
+	spin_unlock_irqrestore(&port->lock, flags);
+	mad_fail_refused(port, &refused);
 }
 
 /* Make sure the timeout work runs by @deadline; agent lock held. */
@@ -223,7 +259,7 @@ static void mad_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct mad_port *port = ma->port;
 	unsigned long flags;
 
-	mad_send_slot_freed(port);
+	mad_send_slot_freed(port, wc->status == IB_WC_WR_FLUSH_ERR);
 	if (wc->status == IB_WC_SUCCESS)
 		mad_count(port, MAD_CNT_TX_SENT);
 	else if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -496,6 +532,10 @@ static int mad_recv_post(struct mad_port *port, struct mad_recv *r)
 	spin_lock_irqsave(&port->lock, flags);
 	if (port->closing) {
 		ret = -ESHUTDOWN;
+	} else if (port->qp_down) {
+		/* posted into ERR, it would only come back flushed */
+		list_add_tail(&r->list, &port->recvs_parked);
+		ret = 0;
 	} else {
 		list_add_tail(&r->list, &port->recvs_posted);
 		ret = ib_post_recv(port->qp, &r->wr, &bad_wr);
@@ -638,7 +678,7 @@ static void mad_reply_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock_irqsave(&port->lock, flags);
 	list_del(&rp->list);
 	spin_unlock_irqrestore(&port->lock, flags);
-	mad_send_slot_freed(port);
+	mad_send_slot_freed(port, wc->status == IB_WC_WR_FLUSH_ERR);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		mad_count(port, MAD_CNT_TX_ERROR);
 	mad_reply_free(rp);
@@ -676,7 +716,8 @@ static void mad_answer_unclaimed(struct mad_port *port, struct mad_recv *r,
 
 	spin_lock_irqsave(&port->lock, flags);
 	rp->mad.mad_hdr.status = cpu_to_be16(mad_unclaimed_status(port, h));
-	if (!port->closing && port->sends_posted < MAD_QP_SEND_DEPTH) {
+	if (!port->closing && !port->qp_down &&
+	    port->sends_posted < MAD_QP_SEND_DEPTH) {
 		list_add_tail(&rp->list, &port->replies);
 		ret = ib_post_send(port->qp, &rp->wr.wr, &bad_wr);
 		if (ret)
@@ -745,13 +786,35 @@ static void mad_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct mad_recv *fresh;
 	unsigned long flags;
 
+	if (wc->status == IB_WC_WR_FLUSH_ERR) {
+		/*
+		 * Reposting it would only flush it again, round and round:
+		 * it waits for the QP's recovery instead (or teardown).
+		 */
+		mad_count(port, MAD_CNT_RX_FLUSHED);
+		spin_lock_irqsave(&port->lock, flags);
+		if (port->closing) {
+			list_del(&r->list);
+			kfree(r);
+		} else {
+			list_move_tail(&r->list, &port->recvs_parked);
+			mad_qp_down_locked(port, true);
+		}
+		spin_unlock_irqrestore(&port->lock, flags);
+		return;
+	}
+
 	spin_lock_irqsave(&port->lock, flags);
 	list_del(&r->list);
 	spin_unlock_irqrestore(&port->lock, flags);
 
 	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			mad_count(port, MAD_CNT_RX_ERROR);
+		/*
+		 * E.g. a datagram longer than the buffer (IB_WC_LOC_LEN_ERR):
+		 * the sender's doing, it costs that datagram only.  Were the
+		 * QP in ERR after all, the repost comes back flushed, once.
+		 */
+		mad_count(port, MAD_CNT_RX_ERROR);
 		if (mad_recv_post(port, r))
 			kfree(r);
 		return;
@@ -949,12 +1012,24 @@ EXPORT_SYMBOL(ib_unregister_mad_agent);
 
 static int mad_counters_show(struct seq_file *m, void *unused)
 {
+	static const char *const state_names[] = {
+		[IB_QPS_RESET] = "RESET", [IB_QPS_INIT] = "INIT",
+		[IB_QPS_RTR] = "RTR", [IB_QPS_RTS] = "RTS",
+		[IB_QPS_SQD] = "SQD", [IB_QPS_SQE] = "SQE",
+		[IB_QPS_ERR] = "ERR",
+	};
 	struct mad_port *port = m->private;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
 	int i;
 
 	for (i = 0; i < MAD_CNT_MAX; i++)
 		seq_printf(m, "%s %lld\n", mad_counter_names[i],
 			   (long long)atomic64_read(&port->counters[i]));
+	/* whether the port still has a working GSI QP */
+	if (!ib_query_qp(port->qp, &attr, IB_QP_STATE, &init) &&
+	    attr.qp_state < ARRAY_SIZE(state_names))
+		seq_printf(m, "qp_state %s\n", state_names[attr.qp_state]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mad_counters);
@@ -980,6 +1055,63 @@ static int mad_qp_to_rts(struct ib_qp *qp)
 	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN);
 }
 
+/*
+ * QP1 went to ERR (a flush said so) and every WR it held is back: take it
+ * through RESET to RTS again, repost the parked receive buffers and send
+ * the backlog.  The in-tree MAD layer gets over send errors similarly; a
+ * port without its GSI QP would be cut off until the device is re-added.
+ */
+static void mad_recover_work(struct work_struct *work)
+{
+	struct mad_port *port = container_of(to_delayed_work(work),
+					     struct mad_port, recover_work);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RESET };
+	struct mad_recv *r, *tmp;
+	LIST_HEAD(parked);
+	LIST_HEAD(refused);
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&port->lock, flags);
+	ret = port->closing || !port->qp_down || port->sends_posted ||
+	      !list_empty(&port->recvs_posted);
+	spin_unlock_irqrestore(&port->lock, flags);
+	if (ret)
+		return;
+
+	ret = ib_modify_qp(port->qp, &attr, IB_QP_STATE);
+	if (!ret)
+		ret = mad_qp_to_rts(port->qp);
+	if (ret) {
+		mad_count(port, MAD_CNT_QP_RECOVERY_FAILED);
+		dev_warn_ratelimited(&port->device->dev,
+				     "MAD: port %u: GSI QP stuck in error: %d\n",
+				     port->port_num, ret);
+		/* still down: try again later, not in a tight loop */
+		spin_lock_irqsave(&port->lock, flags);
+		if (!port->closing)
+			mod_delayed_work(ib_mad_wq, &port->recover_work, HZ);
+		spin_unlock_irqrestore(&port->lock, flags);
+		return;
+	}
+	mad_count(port, MAD_CNT_QP_RECOVERED);
+	dev_info_ratelimited(&port->device->dev,
+			     "MAD: port %u: GSI QP recovered from error\n",
+			     port->port_num);
+
+	spin_lock_irqsave(&port->lock, flags);
+	port->qp_down = false;
+	list_splice_init(&port->recvs_parked, &parked);
+	mad_post_backlog_locked(port, &refused);
+	spin_unlock_irqrestore(&port->lock, flags);
+	mad_fail_refused(port, &refused);
+	list_for_each_entry_safe(r, tmp, &parked, list) {
+		list_del(&r->list);
+		if (mad_recv_post(port, r))
+			kfree(r);
+	}
+}
+
 static void mad_port_close(struct mad_port *port)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
@@ -994,6 +1126,8 @@ static void mad_port_close(struct mad_port *port)
 		spin_lock_irqsave(&port->lock, flags);
 		port->closing = true;
 		spin_unlock_irqrestore(&port->lock, flags);
+		/* closing keeps it from being queued again */
+		cancel_delayed_work_sync(&port->recover_work);
 		ib_modify_qp(port->qp, &attr, IB_QP_STATE);
 		ib_destroy_qp(port->qp);
 	}
@@ -1001,6 +1135,10 @@ static void mad_port_close(struct mad_port *port)
 		ib_free_cq(port->cq);
 	/* Whatever the flush did not hand back, the QP is gone now. */
 	list_for_each_entry_safe(r, tmp, &port->recvs_posted, list) {
+		list_del(&r->list);
+		kfree(r);
+	}
+	list_for_each_entry_safe(r, tmp, &port->recvs_parked, list) {
 		list_del(&r->list);
 		kfree(r);
 	}
@@ -1037,6 +1175,8 @@ static struct mad_port *mad_port_open(struct ib_device *device, u32 port_num)
 	xa_init_flags(&port->agents, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&port->send_backlog);
 	INIT_LIST_HEAD(&port->recvs_posted);
+	INIT_LIST_HEAD(&port->recvs_parked);
+	INIT_DELAYED_WORK(&port->recover_work, mad_recover_work);
 	INIT_LIST_HEAD(&port->replies);
 	init_llist_head(&port->free_sends);
 	INIT_WORK(&port->free_work, mad_free_work);

@@ -51,6 +51,9 @@ enum mad_port_counter {
 	MAD_CNT_TX_TIMEOUTS,	/* sends that ran out of retries */
 	MAD_CNT_TX_ERROR,	/* send completed with an error */
 	MAD_CNT_TX_ANSWERED,	/* unclaimed Get/Set answered with a status */
+	MAD_CNT_RX_FLUSHED,	/* receives flushed: the QP went to ERR */
+	MAD_CNT_QP_RECOVERED,	/* QP1 brought back from ERR to RTS */
+	MAD_CNT_QP_RECOVERY_FAILED, /* a try at that failed (retried) */
 	MAD_CNT_MAX,
 };
 
@@ -83,6 +86,15 @@ struct mad_port {
 	/* The layer's own answers to unclaimed requests on the QP (lock). */
 	struct list_head replies;
 	bool closing;
+	/*
+	 * The QP flushed a work request, so it is in ERR (lock): nothing is
+	 * posted until recover_work has brought it back to RTS, which it
+	 * does once every posted WR has come back.  Flushed receive buffers
+	 * wait in recvs_parked, sends on send_backlog.
+	 */
+	bool qp_down;
+	struct list_head recvs_parked;
+	struct delayed_work recover_work;
 
 	/* Send buffers freed by consumers, their AHs destroyed here. */
 	struct llist_head free_sends;

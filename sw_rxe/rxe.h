@@ -98,6 +98,7 @@ enum rxe_counter {
 	RXE_CNT_RCV_BAD_QP,		/* no such QP, or not in a state for it */
 	RXE_CNT_RCV_KEY_ERR,		/* P_Key or Q_Key */
 	RXE_CNT_RCV_ADDR_MISMATCH,	/* RC/UC: not from the QP's peer */
+	RXE_CNT_RCV_UD_LEN_ERR,		/* UD: longer than the receive WQE */
 	RXE_NUM_COUNTERS
 };
 

@@ -7,14 +7,18 @@
  *                          completion to CQ INDEX with rxe_cq_post(), as
  *                          the data path does; the write fails with its
  *                          errno (-EBUSY: the CQ was full)
+ *   rdma_rxe/DEV/qp_error  write "QPN" to move that QP to the error state
+ *                          as a fatal local error would (rxe_qp_error())
  *
  * They let tests drive the completion path (shared ring, arming, events,
- * overflow, resize with entries) before QPs exist.
+ * overflow, resize with entries) before QPs exist, and what a QP's owner
+ * does when the QP fails under it (the MAD layer recovering QP1).
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 #include "rxe.h"
+#include "rxe_loc.h"
 
 static struct dentry *rxe_debugfs_root;
 
@@ -74,6 +78,31 @@ static const struct file_operations cq_post_fops = {
 	.write = cq_post_write,
 };
 
+static ssize_t qp_error_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct rxe_dev *rxe = file->private_data;
+	struct rxe_qp *qp;
+	u32 qpn;
+	int ret;
+
+	ret = kstrtou32_from_user(ubuf, len, 0, &qpn);
+	if (ret)
+		return ret;
+	qp = rxe_qp_get(rxe, qpn);
+	if (!qp)
+		return -ENOENT;
+	rxe_qp_error(qp);
+	rxe_qp_put(qp);
+	return len;
+}
+
+static const struct file_operations qp_error_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = qp_error_write,
+};
+
 void rxe_debugfs_add(struct rxe_dev *rxe)
 {
 	rxe->debugfs = debugfs_create_dir(ib_device_name(&rxe->ib_dev),
@@ -83,6 +112,8 @@ void rxe_debugfs_add(struct rxe_dev *rxe)
 				&rxe->rcv_drops);
 	debugfs_create_file("cq_post", 0200, rxe->debugfs, rxe,
 			    &cq_post_fops);
+	debugfs_create_file("qp_error", 0200, rxe->debugfs, rxe,
+			    &qp_error_fops);
 }
 
 /* Waits for readers and writers of the files to leave. */

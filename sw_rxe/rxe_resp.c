@@ -927,6 +927,14 @@ static void resp_ud(struct rxe_qp *qp, struct sk_buff *skb,
 		resp_complete(qp, pkt, IB_WC_SUCCESS);
 		break;
 	case RESP_LEN:
+		/*
+		 * The sender chose the length: anyone who can guess a QPN and
+		 * its Q_Key could otherwise end the QP (QP1 among them) with
+		 * one datagram.  The WQE reports it; the QP carries on.
+		 */
+		rxe_counter_inc(qp->rxe, RXE_CNT_RCV_UD_LEN_ERR);
+		resp_complete(qp, NULL, IB_WC_LOC_LEN_ERR);
+		break;
 	case RESP_PROT:
 	case RESP_OP_ERR:
 		resp_fail(qp, err);

@@ -225,6 +225,7 @@ static const struct rdma_stat_desc rxe_counter_descs[RXE_NUM_COUNTERS] = {
 	[RXE_CNT_RCV_BAD_QP]		= { "rcvd_bad_qp" },
 	[RXE_CNT_RCV_KEY_ERR]		= { "rcvd_key_err" },
 	[RXE_CNT_RCV_ADDR_MISMATCH]	= { "rcvd_addr_mismatch" },
+	[RXE_CNT_RCV_UD_LEN_ERR]	= { "rcvd_ud_len_err" },
 };
 
 static struct rdma_hw_stats *rxe_alloc_hw_port_stats(struct ib_device *ibdev,

@@ -17,6 +17,12 @@
  *   bad-method   the CM class with method 0x7f
  *   req-no-listener a well-formed CM REQ to a service ID nobody listens
  *                on (the CM answers with a REJ)
+ *   oversize     a 1024-byte datagram: more than QP1's 256-byte receive
+ *                buffers hold (the receiver must drop it, not die of it)
+ * these to a plain UD QP of the same port instead of QP1, with the
+ * well-known rdma_cm Q_Key 0x01234567 (no privilege needed):
+ *   ud-oversize=QPN  1024 bytes to QPN (hex or decimal)
+ *   ud-small=QPN     64 bytes to QPN, a datagram that fits
  * and kinds that name a connection (numbers in hex; "the GID" is the one
  * at GID_INDEX, and the CA GUID is the device's own: tests run their
  * connections on this port, through loopback):
@@ -43,6 +49,16 @@
 #include "cm_msgs.h"
 
 #define GSI_QKEY 0x80010000u
+#define RDMA_CM_QKEY 0x01234567u
+#define OVERSIZE_LEN 1024
+#define UD_SMALL_LEN 64
+#define BUF_LEN (OVERSIZE_LEN > MAD_WIRE_SIZE ? OVERSIZE_LEN : MAD_WIRE_SIZE)
+
+/* Where one datagram goes. */
+struct inject_dest {
+	unsigned int qpn;
+	unsigned int qkey;
+};
 
 /* A CM REQ (IBTA 12.6.5) for an RC connection to SERVICE_ID: enough of it
  * for the CM to look the service up and reject it. */
@@ -219,6 +235,35 @@ static int build(const char *kind, u8 *m, const union ibv_gid *gid)
 	return MAD_WIRE_SIZE;
 }
 
+/*
+ * The datagrams that are too big for the receiver, or that probe a UD QP
+ * after one was: -1 when @kind is none of them, else the length of the
+ * datagram built in @m (BUF_LEN bytes) and its destination in @d.
+ */
+static int build_oversize(const char *kind, u8 *m, struct inject_dest *d)
+{
+	const char *qpn = strchr(kind, '=');
+	int len;
+
+	if (!strcmp(kind, "oversize")) {
+		len = OVERSIZE_LEN;
+	} else if (qpn && !strncmp(kind, "ud-oversize=", qpn + 1 - kind)) {
+		len = OVERSIZE_LEN;
+		d->qkey = RDMA_CM_QKEY;
+	} else if (qpn && !strncmp(kind, "ud-small=", qpn + 1 - kind)) {
+		len = UD_SMALL_LEN;
+		d->qkey = RDMA_CM_QKEY;
+	} else {
+		return -1;
+	}
+	if (qpn)
+		d->qpn = strtoul(qpn + 1, NULL, 0) & 0xffffff;
+	/* a recognisable pattern, not a MAD: nothing should parse it */
+	for (int i = 0; i < len; i++)
+		m[i] = (u8)(0xa5 ^ i);
+	return len;
+}
+
 static int to_state(struct ibv_qp *qp, enum ibv_qp_state state, int mask,
 		    struct ibv_qp_attr *attr)
 {
@@ -274,8 +319,8 @@ int main(int argc, char **argv)
 	c.node_guid = be64toh(ibv_get_device_guid(dev));
 	pd = ibv_alloc_pd(ctx);
 	cq = pd ? ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
-	buf = calloc(1, MAD_WIRE_SIZE);
-	mr = cq && buf ? ibv_reg_mr(pd, buf, MAD_WIRE_SIZE, 0) : NULL;
+	buf = calloc(1, BUF_LEN);
+	mr = cq && buf ? ibv_reg_mr(pd, buf, BUF_LEN, 0) : NULL;
 	if (!mr) {
 		perror("pd/cq/mr");
 		return 1;
@@ -313,12 +358,14 @@ int main(int argc, char **argv)
 	for (i = 3; i < argc; i++) {
 		struct ibv_sge sge = { .addr = (uintptr_t)buf, .lkey = mr->lkey };
 		struct ibv_send_wr wr = {0}, *bad;
+		struct inject_dest dest = { .qpn = 1, .qkey = GSI_QKEY };
 		struct ibv_wc wc;
-		int len = strchr(argv[i], ':') ?
-			  build_addressed(argv[i], buf, &c) :
-			  build(argv[i], buf, &gid);
-		int polls = 0;
+		int len = build_oversize(argv[i], buf, &dest), polls = 0;
 
+		if (len < 0 && strchr(argv[i], ':'))
+			len = build_addressed(argv[i], buf, &c);
+		else if (len < 0)
+			len = build(argv[i], buf, &gid);
 		if (len < 0) {
 			fprintf(stderr, "unknown kind %s\n", argv[i]);
 			return 2;
@@ -329,8 +376,8 @@ int main(int argc, char **argv)
 		wr.opcode = IBV_WR_SEND;
 		wr.send_flags = IBV_SEND_SIGNALED;
 		wr.wr.ud.ah = ah;
-		wr.wr.ud.remote_qpn = 1;
-		wr.wr.ud.remote_qkey = GSI_QKEY;
+		wr.wr.ud.remote_qpn = dest.qpn;
+		wr.wr.ud.remote_qkey = dest.qkey;
 		if (ibv_post_send(qp, &wr, &bad)) {
 			perror("post_send");
 			return 1;

@@ -43,7 +43,7 @@ mkdir -p build/test-logs
 
 gate() # KDIR
 {
-	if make -s -j2 check KDIR="$1"; then
+	if make -s check KDIR="$1"; then
 		echo "build-gate: 1 passed, 0 failed"
 	else
 		echo "build-gate: 0 passed, 1 failed"

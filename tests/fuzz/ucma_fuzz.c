@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include <rdma/rdma_user_cm.h>
+#include "fuzz_report.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PTR(p) ((__u64)(uintptr_t)(p))
@@ -1145,18 +1146,7 @@ int main(int argc, char **argv)
 		for (e = 0; e < 256; e++)
 			errs[e] += th[i].err[e];
 	}
-	for (i = 0; i < 5; i++) {
-		int best = -1;
-
-		for (e = 0; e < 256; e++)
-			if (errs[e] && (best < 0 || errs[e] > errs[best]))
-				best = e;
-		if (best < 0)
-			break;
-		snprintf(top + strlen(top), sizeof(top) - strlen(top), "%s%s:%lu",
-			 i ? "," : "", strerrorname_np(best) ?: "?", errs[best]);
-		errs[best] = 0;
-	}
+	fuzz_errno_top(errs, top, sizeof(top));
 	for (e = 0; e < EV_NR; e++)
 		if (n_evtype[e])
 			snprintf(evs + strlen(evs), sizeof(evs) - strlen(evs),

@@ -58,6 +58,7 @@
 #include <rdma/rdma_user_rxe.h>
 
 #include "../vm/uverbs_ioctl.h"
+#include "fuzz_report.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PTR(p) ((__u64)(uintptr_t)(p))
@@ -1818,19 +1819,7 @@ int main(int argc, char **argv)
 		for (e = 0; e < 256; e++)
 			errs[e] += th[i].err[e];
 	}
-	/* the five most frequent errnos */
-	for (i = 0; i < 5; i++) {
-		int best = -1;
-
-		for (e = 0; e < 256; e++)
-			if (errs[e] && (best < 0 || errs[e] > errs[best]))
-				best = e;
-		if (best < 0)
-			break;
-		snprintf(top + strlen(top), sizeof(top) - strlen(top), "%s%s:%lu",
-			 i ? "," : "", strerrorname_np(best) ?: "?", errs[best]);
-		errs[best] = 0;
-	}
+	fuzz_errno_top(errs, top, sizeof(top));
 	printf("uverbs_fuzz seed=%llu calls=%lu ok=%lu errno_top=%s\n", seed,
 	       total, ok, top[0] ? top : "-");
 	for (i = 0; stats && i < nthreads; i++) {

@@ -14,12 +14,13 @@ pass=0 fail=0
 declare -A KNOWN=(
 	# hw counter values depend on traffic, not on the stack; ours has
 	# more, counting drops that stock rxe does not count (a packet queue
-	# of a QP full, a completion lost to a full CQ, received packets
-	# dropped by class: rcvd_icrc_err and the other rcvd_* below).  Ours
+	# of a QP full, a UD datagram longer than its receive, a completion
+	# lost to a full CQ, received packets dropped by class: rcvd_icrc_err
+	# and the other rcvd_* below).  Ours
 	# registers rxe0 with its netdev's parent (virtio here) as parent, as
 	# RoCE hardware is, so device/net/ names the netdev (pyverbs' rdmacm
 	# tests need that); stock rxe has no parent.  uverbs0 inherits it.
-	[sysfs-rxe0]='s/^\(444 ports\/1\/hw_counters\/[a-z_]*\) = [0-9]*$/\1 = N/; /^444 ports\/1\/hw_counters\/\(rcvd_queue_drops\|cq_overflow_drops\|rcvd_icrc_err\|rcvd_malformed\|rcvd_bad_qp\|rcvd_key_err\|rcvd_addr_mismatch\) = /d; /^link device -> /d'
+	[sysfs-rxe0]='s/^\(444 ports\/1\/hw_counters\/[a-z_]*\) = [0-9]*$/\1 = N/; /^444 ports\/1\/hw_counters\/\(rcvd_queue_drops\|rcvd_ud_len_err\|cq_overflow_drops\|rcvd_icrc_err\|rcvd_malformed\|rcvd_bad_qp\|rcvd_key_err\|rcvd_addr_mismatch\) = /d; /^link device -> /d'
 	[sysfs-uverbs0]='/^link device -> /d'
 	# Capability bits above 31, which iproute2 and rdma-core 44 print as
 	# UNKNOWN: ours sets ATOMIC_WRITE (bit 40, implemented), 6.1's rxe

@@ -146,7 +146,7 @@ suite vm-kselftests-ours kselftests
 # its parts in tests/vm/cmsec/): injected MADs, forged CM messages, raw
 # rdma_ucm sequences, device removal under load; booted with slab debugging
 # (a planted use-after-free proves it reports).
-suite vm-cm-security-ours scripts/vm-run.sh --slub-debug --stack ours \
+suite vm-cm-security-ours scripts/vm-run.sh --slub-debug=FZP --stack ours \
 	--name cm-security --out build/test-logs/cm-security -- tests/vm/cm_security.sh
 
 # The uverbs fuzzer (tests/fuzz): 1,000,000 write()/ioctl() calls over 8

@@ -170,7 +170,7 @@ suite vm-fuzz-ucma-ours scripts/vm-run.sh --stack ours --name fuzz-ucma --slub-d
 # by the same cm.sh, cm_robust.sh and lib.sh; otherwise stock runs live.
 cm_lanes() # ABI
 {
-	local ref=tests/ref/$1/cm-stock stocklog=build/test-logs/cm-stock stacks="stock ours" stack debug
+	local ref=tests/ref/$1/cm-stock stocklog=build/test-logs/cm-stock stacks="stock ours" stack
 	if [ -s "$ref/cm/results.tsv" ] &&
 	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash cm)" ]; then
 		stacks=ours stocklog=$ref
@@ -179,9 +179,7 @@ cm_lanes() # ABI
 	fi
 	for stack in $stacks; do
 		rm -rf "build/test-logs/cm-$stack"
-		debug=
-		[ "$stack" = stock ] || debug=--slub-debug=FZP
-		suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" $debug \
+		suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
 			--name cm --timeout 2400 --out "build/test-logs/cm-$stack" -- \
 			tests/vm/cm.sh
 	done
@@ -216,12 +214,13 @@ for pair in ours-stock stock-ours; do
 	suite "wire-$pair-6.12" tests/wire.sh "$pair"
 done
 
-# ---- The Debian package on each kernel: `make deb`, then in a stock guest
-# apt install (DKMS installs ours), use, the rdma.conf unit, apt purge (the
-# in-tree stack is back). ------------------------------------------------------
-for line in $(target_kernels); do
-	suite "package-$line" tests/package.sh "$line"
-done
+# ---- The Debian package: `make deb`, then in a stock 6.1 guest apt install
+# (DKMS installs ours), use, the rdma.conf unit, apt purge (the in-tree
+# stack is back).  6.12's DKMS build and its compressed modules are covered
+# above (dkms-build, foundation-6.12); `tests/package.sh 6.12` runs the lane
+# there by hand: the suite's time on this machine no longer has room for it.
+# ------------------------------------------------------------------------------
+suite "package-6.1" tests/package.sh 6.1
 
 echo "== done in $(($(date +%s) - t0))s on kernels ${kabi[6.1]} and ${kabi[6.12]}"
 echo "total: $passed passed, $failed failed"

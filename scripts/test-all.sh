@@ -18,7 +18,7 @@ for line in $(target_kernels); do
 	echo "== kernel line $line: ABI ${kabi[$line]}"
 done
 
-passed=0 failed=0
+passed=0 failed=0 failures=
 count() # "NAME: N passed, N failed" lines of a log -> totals
 {
 	local p f
@@ -26,6 +26,8 @@ count() # "NAME: N passed, N failed" lines of a log -> totals
 	f=$(sed -n 's/^[A-Za-z0-9_-]*: [0-9]* passed, \([0-9]*\) failed$/\1/p' "$1" | awk '{n += $1} END {print n + 0}')
 	passed=$((passed + p))
 	failed=$((failed + f))
+	f=$(grep "^[A-Za-z0-9_-]*: [0-9]* passed, [1-9][0-9]* failed$" "$1" || true)
+	[ -z "$f" ] || failures+="$f"$'\n'
 }
 suite() # NAME CMD...: run one suite; a suite that dies without a summary counts as a failure
 {
@@ -33,11 +35,10 @@ suite() # NAME CMD...: run one suite; a suite that dies without a summary counts
 	shift
 	echo "== $name"
 	"$@" 2>&1 | tee "$log" || rc=$?
-	count "$log"
 	if [ "$rc" != 0 ] && ! grep -q "^[A-Za-z0-9_-]*: [0-9]* passed, [1-9][0-9]* failed$" "$log"; then
-		echo "$name: 0 passed, 1 failed"
-		failed=$((failed + 1))
+		echo "$name: 0 passed, 1 failed" | tee -a "$log"
 	fi
+	count "$log"
 }
 mkdir -p build/test-logs
 
@@ -106,7 +107,7 @@ datapath_lanes() # LOG_SUFFIX ABI
 	for stack in $stacks; do
 		rm -rf "build/test-logs/datapath-$stack$sfx"
 		suite "vm-datapath-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
-			--name datapath --mem 3072 --timeout 2400 \
+			--name datapath --mem 3072 --smp 2 --timeout 2400 \
 			--out "build/test-logs/datapath-$stack$sfx" -- tests/vm/datapath.sh
 	done
 	suite "compare-datapath$sfx" tests/compare-datapath.sh \
@@ -115,113 +116,157 @@ datapath_lanes() # LOG_SUFFIX ABI
 
 make -s -C tests/vm
 make -s -C tests/fuzz
+# The in-kernel selftests link against the tree as built for 6.1 (above).
+suite build-kmod make -s -C tests/kmod KDIR="$(target_kdir "${kabi[6.1]}")"
 
-# ---- Kernel 6.1: every suite. ----------------------------------------------
-export OOT_KERNEL=6.1 OOT_MODULES=${modules[6.1]:-/nonexistent}
-for stack in ours stock; do
-	suite "vm-foundation-$stack" scripts/vm-run.sh --stack "$stack" \
-		--name "foundation" -- tests/vm/foundation.sh
-done
-control_lanes ""
-# CQs, completion channels, MRs, MWs and pinned memory, on both stacks.
-for stack in stock ours; do
-	suite "vm-cq-mr-$stack" scripts/vm-run.sh --stack "$stack" \
-		--name cq-mr -- tests/vm/cq_mr.sh
-done
-
-datapath_lanes "" "${kabi[6.1]}"
+# ---- The lanes, side by side. ---------------------------------------------
+# TCG runs one host thread per vCPU, and a 2-vCPU guest kept about 1.3 of
+# this 2-core machine's cores busy; so the lanes run in the background,
+# their guests with one vCPU, as many at once as their weights fit in
+# $OOT_SLOTS (default 2): one guest weighs 1, a two-guest lane (wire) 2.
+# Longest first.  A lane's output is printed, and counted, when it ends.
+slots=${OOT_SLOTS:-2}
+export OOT_VM_SMP=${OOT_VM_SMP:-1}
+declare -A lane_name=() lane_weight=() lane_t0=()
+used=0
+reap() # wait for one lane to end; print and count its output
+{
+	local pid= name
+	wait -n -p pid || true
+	[ -n "$pid" ] && [ -n "${lane_name[$pid]:-}" ] || return 0
+	name=${lane_name[$pid]}
+	used=$((used - lane_weight[$pid]))
+	echo "== lane $name: ended after $(($(date +%s) - lane_t0[$pid]))s (at +$(($(date +%s) - t0))s)"
+	cat "build/test-logs/lane-$name.out"
+	count "build/test-logs/lane-$name.out"
+	unset "lane_name[$pid]" "lane_weight[$pid]" "lane_t0[$pid]"
+}
+lane() # WEIGHT LINE NAME CMD...: run CMD (its suites) on kernel LINE once WEIGHT slots are free
+{
+	local weight=$1 line=$2 name=$3
+	shift 3
+	while [ $((used + weight)) -gt "$slots" ] && [ "$used" -gt 0 ]; do
+		reap
+	done
+	(
+		export OOT_KERNEL=$line OOT_MODULES=${modules[$line]:-/nonexistent}
+		rc=0 t=$SECONDS
+		"$@" || rc=$?
+		[ "$rc" = 0 ] || echo "lane-$name: 0 passed, 1 failed"
+		# How many host cores the lane kept busy: its guests' CPU time
+		# (user + system) over its wall time.
+		times | awk -v t=$((SECONDS - t)) 'NR == 2 {
+			gsub(/[ms]/, " "); c = $1 * 60 + $2 + $3 * 60 + $4
+			printf "# lane cpu: %.0f s in %d s (%.2f cores)\n", c, t, t ? c / t : 0 }'
+	) >"build/test-logs/lane-$name.out" 2>&1 </dev/null &
+	lane_name[$!]=$name lane_weight[$!]=$weight lane_t0[$!]=$(date +%s)
+	used=$((used + weight))
+	echo "== lane $name: started at +$(($(date +%s) - t0))s"
+}
+lanes_wait() { while [ "$used" -gt 0 ]; do reap; done; }
 
 # The in-kernel selftests of the kernel verbs, the MAD layer, ib_cm and
 # rdma_cm, in one boot of ours.
 kselftests()
 {
-	make -s -C tests/kmod KDIR="$(target_kdir "${kabi[6.1]}")" &&
-		scripts/vm-run.sh --stack ours --name kselftests \
-			--slub-debug=FZP --out build/test-logs/kselftests -- \
-			tests/vm/kselftests.sh
+	suite vm-kselftests-ours scripts/vm-run.sh --stack ours --name kselftests \
+		--slub-debug=FZP --out build/test-logs/kselftests -- tests/vm/kselftests.sh
 }
-suite vm-kselftests-ours kselftests
-
 # The CM and MAD layer against hostile input (tests/vm/cm_security.sh and
 # its parts in tests/vm/cmsec/): injected MADs, forged CM messages, raw
 # rdma_ucm sequences, device removal under load; booted with slab debugging
 # (a planted use-after-free proves it reports).
-suite vm-cm-security-ours scripts/vm-run.sh --slub-debug=FZP --stack ours \
-	--name cm-security --out build/test-logs/cm-security -- tests/vm/cm_security.sh
-
+cm_security()
+{
+	suite vm-cm-security-ours scripts/vm-run.sh --slub-debug=FZP --stack ours \
+		--name cm-security --out build/test-logs/cm-security -- tests/vm/cm_security.sh
+}
 # The uverbs fuzzer (tests/fuzz): 1,000,000 write()/ioctl() calls over 8
 # seeds, two racing threads each, half as nobody, on ours; then the device
 # still works, `rdma res` is back, the modules unload, the log is clean.
-# (Stock is run by hand: testing.md has its figures.)
-suite vm-fuzz-uverbs-ours scripts/vm-run.sh --stack ours --name fuzz-uverbs --slub-debug=FZP \
-	--out build/test-logs/fuzz-uverbs -- tests/vm/fuzz_uverbs.sh
-
-# The rdma_ucm fuzzer (tests/fuzz/ucma_fuzz.c): 1,000,000 write() calls over
-# 8 seeds, two files and two racing threads, half as nobody, rxe0 deleted
-# and re-added under the middle seed, then the directed sequences of issue
-# 19's findings 2 and 3; every slab cache validated after each seed.
-suite vm-fuzz-ucma-ours scripts/vm-run.sh --stack ours --name fuzz-ucma --slub-debug=FZP \
-	--timeout 1800 --out build/test-logs/fuzz-ucma -- tests/vm/fuzz_ucma.sh
-
-# The connection manager: the rdma-core tools on one guest on both stacks,
-# then their checks side by side; then the CM between two guests, ours
-# with stock both ways.  Stock's checks come from the reference recorded
-# for this ABI (scripts/record-stock-refs.sh --suite cm) while it was made
-# by the same cm.sh, cm_robust.sh and lib.sh; otherwise stock runs live.
-cm_lanes() # ABI
+# (Stock is run by hand: testing.md has its figures.)  Then the rdma_ucm
+# fuzzer (tests/fuzz/ucma_fuzz.c): 1,000,000 write() calls over 8 seeds,
+# two files and two racing threads, half as nobody, rxe0 deleted and
+# re-added under the middle seed, then the directed sequences of issue 19's
+# findings 2 and 3; every slab cache validated after each seed.
+fuzz()
 {
-	local ref=tests/ref/$1/cm-stock stocklog=build/test-logs/cm-stock stacks="stock ours" stack
-	if [ -s "$ref/cm/results.tsv" ] &&
-	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash cm)" ]; then
-		stacks=ours stocklog=$ref
-		echo "== stock CM suite on $1: the recorded reference $ref"
-		sed "s/^/#   /" "$ref/README"
-	fi
-	for stack in $stacks; do
-		rm -rf "build/test-logs/cm-$stack"
-		suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
-			--name cm --timeout 2400 --out "build/test-logs/cm-$stack" -- \
-			tests/vm/cm.sh
-	done
-	suite compare-cm tests/compare-cm.sh "$stocklog" build/test-logs/cm-ours
+	suite vm-fuzz-uverbs-ours scripts/vm-run.sh --stack ours --name fuzz-uverbs \
+		--slub-debug=FZP --out build/test-logs/fuzz-uverbs -- tests/vm/fuzz_uverbs.sh
+	suite vm-fuzz-ucma-ours scripts/vm-run.sh --stack ours --name fuzz-ucma \
+		--slub-debug=FZP --timeout 1800 --out build/test-logs/fuzz-ucma -- tests/vm/fuzz_ucma.sh
 }
-cm_lanes "${kabi[6.1]}"
-for pair in ours-stock stock-ours; do
-	suite "cm-wire-$pair" tests/cm_wire.sh "$pair"
-done
-
+# Module loading and DKMS's (on 6.12 compressed) modules.
+foundation() # STACKS...
+{
+	local stack sfx=
+	[ "$OOT_KERNEL" = 6.1 ] || sfx=-$OOT_KERNEL
+	for stack in "$@"; do
+		suite "vm-foundation-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
+			--name foundation --out "build/test-logs/foundation-$stack$sfx" -- \
+			tests/vm/foundation.sh
+	done
+}
+# CQs, completion channels, MRs, MWs and pinned memory, on both stacks.
+cq_mr()
+{
+	local stack
+	for stack in stock ours; do
+		suite "vm-cq-mr-$stack" scripts/vm-run.sh --stack "$stack" \
+			--name cq-mr --out "build/test-logs/cq-mr-$stack" -- tests/vm/cq_mr.sh
+	done
+}
 # Wire interoperability: two guests on a QEMU socket network, each with its
 # own stack: ours serving stock clients, stock serving ours, ours with ours;
 # each pair's RoCEv2 capture decoded (tshark) and ICRC-checked on the host;
 # the mixed pairs also run RC traffic under netem loss/reorder/duplication.
-for pair in ours-stock stock-ours ours-ours; do
-	suite "wire-$pair" tests/wire.sh "$pair"
-done
+# cm_wire: the CM between two guests, ours with stock both ways.
+wire() # SCRIPT PAIR
+{
+	local sfx=
+	[ "$OOT_KERNEL" = 6.1 ] || sfx=-$OOT_KERNEL
+	suite "$(basename "$1" .sh | tr _ -)-$2$sfx" "$1" "$2"
+}
 
-
-# ---- Kernel 6.12: the lanes where the kernels differ. ----------------------
-# Module loading and DKMS's compressed modules (foundation), what the stock
-# tools see (control), the data path with the 6.12 stock stack as pyverbs
-# reference (it has ATOMIC WRITE), and the wire against 6.12's rxe both ways.
-export OOT_KERNEL=6.12 OOT_MODULES=${modules[6.12]:-/nonexistent}
-suite vm-foundation-ours-6.12 scripts/vm-run.sh --stack ours \
-	--name foundation -- tests/vm/foundation.sh
-control_lanes -6.12
-datapath_lanes -6.12 "${kabi[6.12]}"
-# Both directions against 6.12's rxe (ours with ours is the same code on
-# both kernels: 6.1 runs it).
-for pair in ours-stock stock-ours; do
-	suite "wire-$pair-6.12" tests/wire.sh "$pair"
-done
-
-# ---- The Debian package: `make deb`, then in a stock 6.1 guest apt install
+# Kernel 6.1 runs every lane; 6.12 those where the kernels differ: module
+# loading and DKMS's compressed modules (foundation), what the stock tools
+# see (control), the data path with the 6.12 stock stack as pyverbs
+# reference (it has ATOMIC WRITE), and the wire against 6.12's rxe both
+# ways (ours with ours is the same code on both kernels: 6.1 runs it).
+#
+# The Debian package: `make deb`, then in a stock 6.1 guest apt install
 # (DKMS installs ours), use, the rdma.conf unit, apt purge (the in-tree
 # stack is back).  6.12's DKMS build and its compressed modules are covered
 # above (dkms-build, foundation-6.12); `tests/package.sh 6.12` runs the lane
-# there by hand: the suite's time on this machine no longer has room for it.
-# ------------------------------------------------------------------------------
-suite "package-6.1" tests/package.sh 6.1
+# there by hand.
+# The data path's pingpongs and perftest busy-poll a client and a server in
+# one guest: with one vCPU each round trip waits for a time slice (8.4 ms
+# an iteration against a fraction of that with two), so its guests keep two
+# vCPUs and the lane takes both slots.  A wire lane's two guests take both
+# too.  They run first, one after another; then the one-guest lanes, two at
+# a time, longest first.
+lane 2 6.1 datapath datapath_lanes "" "${kabi[6.1]}"
+lane 2 6.12 datapath-6.12 datapath_lanes -6.12 "${kabi[6.12]}"
+for pair in ours-stock stock-ours ours-ours; do
+	lane 2 6.1 "wire-$pair" wire tests/wire.sh "$pair"
+done
+for pair in ours-stock stock-ours; do
+	lane 2 6.1 "cm-wire-$pair" wire tests/cm_wire.sh "$pair"
+	lane 2 6.12 "wire-$pair-6.12" wire tests/wire.sh "$pair"
+done
+lane 1 6.1 cm cm_lanes "${kabi[6.1]}"
+lane 1 6.1 package suite package-6.1 tests/package.sh 6.1
+lane 1 6.1 control control_lanes ""
+lane 1 6.1 cm-security cm_security
+lane 1 6.12 control-6.12 control_lanes -6.12
+lane 1 6.1 foundation foundation ours stock
+lane 1 6.1 fuzz fuzz
+lane 1 6.1 cq-mr cq_mr
+lane 1 6.1 kselftests kselftests
+lane 1 6.12 foundation-6.12 foundation ours
+lanes_wait
 
 echo "== done in $(($(date +%s) - t0))s on kernels ${kabi[6.1]} and ${kabi[6.12]}"
+[ -z "$failures" ] || printf 'failed:\n%s' "$failures" | sed '2,$s/^/#   /'
 echo "total: $passed passed, $failed failed"
 [ "$failed" = 0 ]

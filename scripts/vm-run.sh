@@ -23,6 +23,7 @@
 #                        QEMU).  listen/connect: a QEMU socket network on
 #                        127.0.0.1:PORT joining two guests.
 #   --mem MB, --smp N, --timeout SECONDS
+#                        (--smp defaults to $OOT_VM_SMP, else 2)
 #   --slub-debug[=FLAGS] boot with the slab debugging Debian's kernels carry:
 #                        sanity checks, red zones, poisoning (FZP), freed
 #                        memory and pages poisoned; FLAGS default FZPU (U:
@@ -43,7 +44,7 @@ top=$(cd "$here/.." && pwd)
 . "$here/lib/target.sh"
 
 stack=ours out= name=vm mac=52:54:00:00:00:01 ipv4= net=user
-mem=2048 smp=2 timeout=1200 slub_debug=
+mem=2048 smp=${OOT_VM_SMP:-2} timeout=1200 slub_debug=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--stack) stack=$2; shift 2 ;;

@@ -196,6 +196,28 @@ fuzz()
 	suite vm-fuzz-ucma-ours scripts/vm-run.sh --stack ours --name fuzz-ucma \
 		--slub-debug=FZP --timeout 1800 --out build/test-logs/fuzz-ucma -- tests/vm/fuzz_ucma.sh
 }
+# The connection manager: the rdma-core tools on one guest on both stacks,
+# then their checks side by side (the CM between two guests, ours with
+# stock both ways, is tests/cm_wire.sh).  Stock's checks come from the reference recorded
+# for this ABI (scripts/record-stock-refs.sh --suite cm) while it was made
+# by the same cm.sh, cm_robust.sh and lib.sh; otherwise stock runs live.
+cm_lanes() # ABI
+{
+	local ref=tests/ref/$1/cm-stock stocklog=build/test-logs/cm-stock stacks="stock ours" stack
+	if [ -s "$ref/cm/results.tsv" ] &&
+	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash cm)" ]; then
+		stacks=ours stocklog=$ref
+		echo "== stock CM suite on $1: the recorded reference $ref"
+		sed "s/^/#   /" "$ref/README"
+	fi
+	for stack in $stacks; do
+		rm -rf "build/test-logs/cm-$stack"
+		suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
+			--name cm --timeout 2400 --out "build/test-logs/cm-$stack" -- \
+			tests/vm/cm.sh
+	done
+	suite compare-cm tests/compare-cm.sh "$stocklog" build/test-logs/cm-ours
+}
 # Module loading and DKMS's (on 6.12 compressed) modules.
 foundation() # STACKS...
 {

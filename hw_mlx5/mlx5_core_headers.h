@@ -17,7 +17,7 @@
  *   struct rdma_netdev_alloc_params,           declared here (pointers)
  *   struct ib_counters
  *   struct hwtstamp_config (by value in        <linux/net_tstamp.h>, which
- *     mlx5_clock)                              ib_verbs.h reaches via <net/ip.h>
+ *     mlx5_clock)                              ib_verbs.h brings in itself
  *
  * so this header provides those and defines IB_VERBS_H, the in-tree
  * header's include guard, before the first mlx5 header: device.h's

@@ -2,7 +2,8 @@
 #
 #   make                 build ib_core, ib_uverbs, rdma_rxe, ib_cm, rdma_cm and
 #                        rdma_ucm against KDIR
-#   make check           the same with sparse (C=2) and W=1; fails on any warning
+#   make check           the same with sparse (C=2) and W=1, plus tests/kmod and
+#                        the hw_mlx5 header gate (no module); fails on any warning
 #   make unit            userspace unit tests of the protocol logic
 #   make test            everything: scripts/test-all.sh
 #   make install         modules_install into updates/dkms, as DKMS does
@@ -32,6 +33,8 @@ check:
 	$(KMAKE) C=2 W=1 modules 2>&1 | tee build/check.log
 	$(MAKE) -s -C tests/kmod KDIR=$(KDIR) clean >/dev/null
 	$(MAKE) -C tests/kmod KDIR=$(KDIR) check 2>&1 | tee -a build/check.log
+	$(MAKE) -s -C hw_mlx5 KDIR=$(KDIR) clean >/dev/null
+	$(MAKE) -C hw_mlx5 KDIR=$(KDIR) check 2>&1 | tee -a build/check.log
 	@! grep -E 'warning:|error:|sparse:' build/check.log || \
 		{ echo "check: warnings above"; exit 1; }
 	@echo "check: build with sparse (C=2) and W=1 is clean"
@@ -65,5 +68,6 @@ clean:
 	$(KMAKE) clean
 	$(if $(wildcard tests/unit/Makefile),$(MAKE) -C tests/unit clean)
 	$(if $(wildcard tests/kmod/Makefile),$(MAKE) -C tests/kmod KDIR=$(KDIR) clean)
+	$(if $(wildcard hw_mlx5/Makefile),$(MAKE) -C hw_mlx5 KDIR=$(KDIR) clean)
 
 .PHONY: all modules check unit test install dkms-src deb clean

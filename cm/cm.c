@@ -220,6 +220,23 @@ struct cm_port *cm_get_port(struct ib_device *ibdev, u32 port_num)
 	return port;
 }
 
+void ib_cm_path_to_ah_attr(const struct ib_cm_path *path, u32 port_num,
+			   struct ib_ah_attr *ah)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->dgid = path->dgid;
+	ah->flow_label = path->flow_label;
+	ah->sgid_index = path->sgid_attr ? path->sgid_attr->index : 0;
+	ah->hop_limit = path->hop_limit;
+	ah->traffic_class = path->traffic_class;
+	ah->sl = path->sl;
+	ah->static_rate = path->rate;
+	ah->is_global = 1;
+	ah->port_num = port_num;
+	ah->sgid_attr = path->sgid_attr;
+}
+EXPORT_SYMBOL(ib_cm_path_to_ah_attr);
+
 /* The address vector toward the peer, and our GID entry, from @path. */
 int cm_set_av_from_path(struct cm_id_priv *priv, struct ib_cm_path *path)
 {
@@ -242,17 +259,7 @@ int cm_set_av_from_path(struct cm_id_priv *priv, struct ib_cm_path *path)
 	priv->port = port;
 	priv->path = *path;
 	priv->path.sgid_attr = ref;
-	memset(&priv->av, 0, sizeof(priv->av));
-	priv->av.dgid = path->dgid;
-	priv->av.flow_label = path->flow_label;
-	priv->av.sgid_index = sattr->index;
-	priv->av.hop_limit = path->hop_limit;
-	priv->av.traffic_class = path->traffic_class;
-	priv->av.sl = path->sl;
-	priv->av.static_rate = path->rate;
-	priv->av.is_global = 1;
-	priv->av.port_num = sattr->port_num;
-	priv->av.sgid_attr = ref;
+	ib_cm_path_to_ah_attr(&priv->path, sattr->port_num, &priv->av);
 	return 0;
 }
 
@@ -514,21 +521,6 @@ int ib_cm_notify(struct ib_cm_id *cm_id, enum ib_event_type event)
 }
 EXPORT_SYMBOL(ib_cm_notify);
 
-static void cm_fill_ah(struct cm_id_priv *priv, struct ib_ah_attr *ah)
-{
-	memset(ah, 0, sizeof(*ah));
-	ah->dgid = priv->path.dgid;
-	ah->flow_label = priv->path.flow_label;
-	ah->sgid_index = priv->sgid_attr ? priv->sgid_attr->index : 0;
-	ah->hop_limit = priv->path.hop_limit;
-	ah->traffic_class = priv->path.traffic_class;
-	ah->sl = priv->path.sl;
-	ah->static_rate = priv->path.rate;
-	ah->is_global = 1;
-	ah->port_num = priv->av.port_num;
-	ah->sgid_attr = priv->sgid_attr;
-}
-
 int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		       int *qp_attr_mask)
 {
@@ -562,7 +554,8 @@ int ib_cm_init_qp_attr(struct ib_cm_id *cm_id, struct ib_qp_attr *qp_attr,
 		}
 		mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
 		       IB_QP_DEST_QPN | IB_QP_RQ_PSN;
-		cm_fill_ah(priv, &qp_attr->ah_attr);
+		ib_cm_path_to_ah_attr(&priv->path, priv->av.port_num,
+				      &qp_attr->ah_attr);
 		qp_attr->path_mtu = priv->path.mtu;
 		qp_attr->dest_qp_num = priv->remote_qpn;
 		qp_attr->rq_psn = priv->rq_psn;

@@ -400,19 +400,6 @@ static int cma_rep_recv(struct rdma_id_private *p)
 	return ret;
 }
 
-static void cma_path_to_ah(struct rdma_id_private *p, struct ib_ah_attr *ah)
-{
-	memset(ah, 0, sizeof(*ah));
-	ah->dgid = p->path.dgid;
-	ah->flow_label = p->path.flow_label;
-	ah->sgid_index = p->sgid_attr ? p->sgid_attr->index : 0;
-	ah->hop_limit = p->path.hop_limit;
-	ah->traffic_class = p->path.traffic_class;
-	ah->sl = p->path.sl;
-	ah->is_global = 1;
-	ah->port_num = p->id.port_num;
-}
-
 static int cma_sidr_rep_event(struct rdma_id_private *p,
 			      const struct ib_cm_event *ev,
 			      struct rdma_cm_event *event)
@@ -437,7 +424,8 @@ static int cma_sidr_rep_event(struct rdma_id_private *p,
 		return 0;
 	}
 	p->qkey = rep->qkey;
-	cma_path_to_ah(p, &event->param.ud.ah_attr);
+	ib_cm_path_to_ah_attr(&p->path, p->id.port_num,
+			      &event->param.ud.ah_attr);
 	event->param.ud.qp_num = rep->qpn;
 	event->param.ud.qkey = rep->qkey;
 	event->event = RDMA_CM_EVENT_ESTABLISHED;

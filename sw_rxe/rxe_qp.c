@@ -26,8 +26,9 @@
  *
  * Limits and errnos follow in-tree rxe: caps beyond the device's
  * (-EINVAL), types other than RC/UC/UD or create flags (-EOPNOTSUPP),
- * transitions and masks IBTA does not allow (-EINVAL), attribute bits
- * beyond the standard ones (-EOPNOTSUPP).
+ * transitions and masks IBTA does not allow (-EINVAL, from ib_core's
+ * table: ib_modify_qp_is_ok()), attribute bits beyond the standard ones
+ * (-EOPNOTSUPP).
  */
 #include <linux/hash.h>
 #include <linux/jiffies.h>
@@ -442,203 +443,19 @@ int rxe_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 /* Modify: the state machine                                            */
 /* ------------------------------------------------------------------ */
 
-enum { RXE_QPT_IDX_RC, RXE_QPT_IDX_UC, RXE_QPT_IDX_UD, RXE_QPT_IDX_NUM };
-
-struct rxe_qp_transition {
-	bool valid;
-	u32 req[RXE_QPT_IDX_NUM];	/* attributes that must be given */
-	u32 opt[RXE_QPT_IDX_NUM];	/* attributes that may be given */
-};
-
-/* Attributes of the path-changing transitions, by QP type. */
-#define RXE_OPT_RTS_UD	(IB_QP_CUR_STATE | IB_QP_QKEY)
-#define RXE_OPT_RTS_UC	(IB_QP_CUR_STATE | IB_QP_ACCESS_FLAGS |	\
-			 IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE)
-#define RXE_OPT_RTS_RC	(RXE_OPT_RTS_UC | IB_QP_MIN_RNR_TIMER)
-
 /*
- * IBTA 10.3.1 (the QP state diagram) and the attribute tables of the
- * Modify QP verb (11.2.5.2), restricted to the QP types we have.
- * Transitions not listed are illegal.  IB_QP_STATE itself is always
- * allowed.
+ * The transition and its mask against ib_core's table, with one
+ * exception kept from before the table moved there: RESET -> ERR, which
+ * IBTA allows, stays refused, since a QP in RESET has its tasks stopped
+ * and nothing here would start them to flush what is posted in ERR.
  */
-static const struct rxe_qp_transition
-rxe_qp_transitions[IB_QPS_ERR + 1][IB_QPS_ERR + 1] = {
-	[IB_QPS_RESET] = {
-		[IB_QPS_RESET] = { .valid = true },
-		[IB_QPS_INIT] = {
-			.valid = true,
-			.req = {
-				[RXE_QPT_IDX_RC] = IB_QP_PKEY_INDEX |
-					IB_QP_PORT | IB_QP_ACCESS_FLAGS,
-				[RXE_QPT_IDX_UC] = IB_QP_PKEY_INDEX |
-					IB_QP_PORT | IB_QP_ACCESS_FLAGS,
-				[RXE_QPT_IDX_UD] = IB_QP_PKEY_INDEX |
-					IB_QP_PORT | IB_QP_QKEY,
-			},
-		},
-	},
-	[IB_QPS_INIT] = {
-		[IB_QPS_RESET] = { .valid = true },
-		[IB_QPS_ERR] = { .valid = true },
-		[IB_QPS_INIT] = {
-			.valid = true,
-			.opt = {
-				[RXE_QPT_IDX_RC] = IB_QP_PKEY_INDEX |
-					IB_QP_PORT | IB_QP_ACCESS_FLAGS,
-				[RXE_QPT_IDX_UC] = IB_QP_PKEY_INDEX |
-					IB_QP_PORT | IB_QP_ACCESS_FLAGS,
-				[RXE_QPT_IDX_UD] = IB_QP_PKEY_INDEX |
-					IB_QP_PORT | IB_QP_QKEY,
-			},
-		},
-		[IB_QPS_RTR] = {
-			.valid = true,
-			.req = {
-				[RXE_QPT_IDX_RC] = IB_QP_AV | IB_QP_PATH_MTU |
-					IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-					IB_QP_MAX_DEST_RD_ATOMIC |
-					IB_QP_MIN_RNR_TIMER,
-				[RXE_QPT_IDX_UC] = IB_QP_AV | IB_QP_PATH_MTU |
-					IB_QP_DEST_QPN | IB_QP_RQ_PSN,
-			},
-			.opt = {
-				[RXE_QPT_IDX_RC] = IB_QP_ALT_PATH |
-					IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX,
-				[RXE_QPT_IDX_UC] = IB_QP_ALT_PATH |
-					IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX,
-				[RXE_QPT_IDX_UD] = IB_QP_PKEY_INDEX |
-					IB_QP_QKEY,
-			},
-		},
-	},
-	[IB_QPS_RTR] = {
-		[IB_QPS_RESET] = { .valid = true },
-		[IB_QPS_ERR] = { .valid = true },
-		[IB_QPS_RTS] = {
-			.valid = true,
-			.req = {
-				[RXE_QPT_IDX_RC] = IB_QP_TIMEOUT |
-					IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
-					IB_QP_SQ_PSN | IB_QP_MAX_QP_RD_ATOMIC,
-				[RXE_QPT_IDX_UC] = IB_QP_SQ_PSN,
-				[RXE_QPT_IDX_UD] = IB_QP_SQ_PSN,
-			},
-			.opt = {
-				[RXE_QPT_IDX_RC] = RXE_OPT_RTS_RC,
-				[RXE_QPT_IDX_UC] = RXE_OPT_RTS_UC,
-				[RXE_QPT_IDX_UD] = RXE_OPT_RTS_UD,
-			},
-		},
-	},
-	[IB_QPS_RTS] = {
-		[IB_QPS_RESET] = { .valid = true },
-		[IB_QPS_ERR] = { .valid = true },
-		[IB_QPS_RTS] = {
-			.valid = true,
-			.opt = {
-				[RXE_QPT_IDX_RC] = RXE_OPT_RTS_RC,
-				[RXE_QPT_IDX_UC] = RXE_OPT_RTS_UC,
-				[RXE_QPT_IDX_UD] = RXE_OPT_RTS_UD,
-			},
-		},
-		[IB_QPS_SQD] = {
-			.valid = true,
-			.opt = {
-				[RXE_QPT_IDX_RC] = IB_QP_EN_SQD_ASYNC_NOTIFY,
-				[RXE_QPT_IDX_UC] = IB_QP_EN_SQD_ASYNC_NOTIFY,
-				[RXE_QPT_IDX_UD] = IB_QP_EN_SQD_ASYNC_NOTIFY,
-			},
-		},
-	},
-	[IB_QPS_SQD] = {
-		[IB_QPS_RESET] = { .valid = true },
-		[IB_QPS_ERR] = { .valid = true },
-		[IB_QPS_RTS] = {
-			.valid = true,
-			.opt = {
-				[RXE_QPT_IDX_RC] = RXE_OPT_RTS_RC,
-				[RXE_QPT_IDX_UC] = RXE_OPT_RTS_UC,
-				[RXE_QPT_IDX_UD] = RXE_OPT_RTS_UD,
-			},
-		},
-		[IB_QPS_SQD] = {
-			.valid = true,
-			.opt = {
-				[RXE_QPT_IDX_RC] = IB_QP_PORT | IB_QP_AV |
-					IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
-					IB_QP_RNR_RETRY |
-					IB_QP_MAX_QP_RD_ATOMIC |
-					IB_QP_MAX_DEST_RD_ATOMIC |
-					IB_QP_ALT_PATH | IB_QP_ACCESS_FLAGS |
-					IB_QP_PKEY_INDEX |
-					IB_QP_MIN_RNR_TIMER |
-					IB_QP_PATH_MIG_STATE,
-				[RXE_QPT_IDX_UC] = IB_QP_AV | IB_QP_ALT_PATH |
-					IB_QP_ACCESS_FLAGS |
-					IB_QP_PKEY_INDEX |
-					IB_QP_PATH_MIG_STATE,
-				[RXE_QPT_IDX_UD] = IB_QP_PKEY_INDEX |
-					IB_QP_QKEY,
-			},
-		},
-	},
-	[IB_QPS_SQE] = {
-		[IB_QPS_RESET] = { .valid = true },
-		[IB_QPS_ERR] = { .valid = true },
-		[IB_QPS_RTS] = {
-			.valid = true,
-			.opt = {
-				[RXE_QPT_IDX_UC] = IB_QP_CUR_STATE |
-					IB_QP_ACCESS_FLAGS,
-				[RXE_QPT_IDX_UD] = IB_QP_CUR_STATE |
-					IB_QP_QKEY,
-			},
-		},
-	},
-	[IB_QPS_ERR] = {
-		[IB_QPS_RESET] = { .valid = true },
-		[IB_QPS_ERR] = { .valid = true },
-	},
-};
-
 static bool rxe_qp_transition_ok(const struct rxe_qp *qp,
 				 enum ib_qp_state cur, enum ib_qp_state next,
 				 int mask)
 {
-	const struct rxe_qp_transition *t;
-	int idx;
-	u32 req, opt;
-
-	switch (rxe_qp_type(qp)) {
-	case IB_QPT_RC:
-		idx = RXE_QPT_IDX_RC;
-		break;
-	case IB_QPT_UC:
-		idx = RXE_QPT_IDX_UC;
-		break;
-	case IB_QPT_UD:
-	case IB_QPT_GSI:
-		idx = RXE_QPT_IDX_UD;
-		break;
-	default:
+	if (cur == IB_QPS_RESET && next == IB_QPS_ERR)
 		return false;
-	}
-	if (cur > IB_QPS_ERR || next > IB_QPS_ERR)
-		return false;
-	/* the current state can only be asserted in these states */
-	if ((mask & IB_QP_CUR_STATE) && cur != IB_QPS_RTR &&
-	    cur != IB_QPS_RTS && cur != IB_QPS_SQD && cur != IB_QPS_SQE)
-		return false;
-	t = &rxe_qp_transitions[cur][next];
-	if (!t->valid)
-		return false;
-	req = t->req[idx];
-	opt = t->opt[idx];
-	/* special QPs have their port from creation (IBTA 11.2.5.2) */
-	if (rxe_qp_type(qp) == IB_QPT_GSI)
-		req &= ~IB_QP_PORT;
-	return (mask & req) == req && !(mask & ~(req | opt | IB_QP_STATE));
+	return ib_modify_qp_is_ok(cur, next, rxe_qp_type(qp), mask);
 }
 
 /* Send WQEs taken by the requester and not yet retired by the completer. */

@@ -126,6 +126,17 @@ struct ib_cm_path {
 	u16 pkey;
 };
 
+/*
+ * The address vector of @path on @port_num: the GRH fields, the SL and
+ * the static rate of the path, and its GID entry (@path->sgid_attr,
+ * neither referenced nor dropped: valid while the caller holds it).
+ * The CM puts it in a QP's RTR attributes and its own MADs' AV, the
+ * rdma_cm in a UD peer's ESTABLISHED event, as in-tree's
+ * ib_init_ah_attr_from_path() does for both.
+ */
+void ib_cm_path_to_ah_attr(const struct ib_cm_path *path, u32 port_num,
+			   struct ib_ah_attr *ah);
+
 struct ib_cm_id;
 struct ib_cm_event;
 

@@ -25,6 +25,7 @@
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/ib_user_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
+#include <ordma/qp_state.h>
 
 #define IB_DEVICE_NAME_MAX 64
 #define IB_NODE_DESC_MAX 64
@@ -486,29 +487,7 @@ struct ib_srq {
 	atomic_t usecnt;
 };
 
-/* QP types: the UAPI's values, plus the special QPs. */
-enum ib_qp_type {
-	IB_QPT_SMI = 0,
-	IB_QPT_GSI = 1,
-	IB_QPT_RC = IB_UVERBS_QPT_RC,
-	IB_QPT_UC = IB_UVERBS_QPT_UC,
-	IB_QPT_UD = IB_UVERBS_QPT_UD,
-	IB_QPT_RAW_PACKET = IB_UVERBS_QPT_RAW_PACKET,
-	IB_QPT_XRC_INI = IB_UVERBS_QPT_XRC_INI,
-	IB_QPT_XRC_TGT = IB_UVERBS_QPT_XRC_TGT,
-	IB_QPT_DRIVER = IB_UVERBS_QPT_DRIVER,
-};
-
-/* QP states (IBTA 10.3.1); libibverbs' enum ibv_qp_state matches. */
-enum ib_qp_state {
-	IB_QPS_RESET,
-	IB_QPS_INIT,
-	IB_QPS_RTR,
-	IB_QPS_RTS,
-	IB_QPS_SQD,
-	IB_QPS_SQE,
-	IB_QPS_ERR,
-};
+/* QP types, QP states and the Modify QP mask: <ordma/qp_state.h>. */
 
 enum ib_mig_state {
 	IB_MIG_MIGRATED,
@@ -520,32 +499,6 @@ enum ib_sig_type {
 	IB_SIGNAL_ALL_WR,	/* every send WR completes */
 	IB_SIGNAL_REQ_WR,	/* only those with IB_SEND_SIGNALED */
 };
-
-/* MODIFY_QP / QUERY_QP attribute mask (enum ibv_qp_attr_mask). */
-#define IB_QP_STATE			(1 << 0)
-#define IB_QP_CUR_STATE			(1 << 1)
-#define IB_QP_EN_SQD_ASYNC_NOTIFY	(1 << 2)
-#define IB_QP_ACCESS_FLAGS		(1 << 3)
-#define IB_QP_PKEY_INDEX		(1 << 4)
-#define IB_QP_PORT			(1 << 5)
-#define IB_QP_QKEY			(1 << 6)
-#define IB_QP_AV			(1 << 7)
-#define IB_QP_PATH_MTU			(1 << 8)
-#define IB_QP_TIMEOUT			(1 << 9)
-#define IB_QP_RETRY_CNT			(1 << 10)
-#define IB_QP_RNR_RETRY			(1 << 11)
-#define IB_QP_RQ_PSN			(1 << 12)
-#define IB_QP_MAX_QP_RD_ATOMIC		(1 << 13)
-#define IB_QP_ALT_PATH			(1 << 14)
-#define IB_QP_MIN_RNR_TIMER		(1 << 15)
-#define IB_QP_SQ_PSN			(1 << 16)
-#define IB_QP_MAX_DEST_RD_ATOMIC	(1 << 17)
-#define IB_QP_PATH_MIG_STATE		(1 << 18)
-#define IB_QP_CAP			(1 << 19)
-#define IB_QP_DEST_QPN			(1 << 20)
-#define IB_QP_RATE_LIMIT		(1 << 25)
-/* Every bit the modify_qp/query_qp of the target kernel may carry. */
-#define IB_QP_ATTR_MASK_ALL		((IB_QP_RATE_LIMIT << 1) - 1)
 
 /* Send flags of a WR (enum ibv_send_flags). */
 #define IB_SEND_FENCE		(1 << 0)
@@ -1148,6 +1101,7 @@ int ib_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags);
  */
 struct ib_qp *ib_create_qp(struct ib_pd *pd, struct ib_qp_init_attr *init_attr);
 int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int attr_mask);
+/* Drivers check a modify with ib_modify_qp_is_ok() (<ordma/qp_state.h>). */
 int ib_query_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int attr_mask,
 		struct ib_qp_init_attr *init_attr);
 int ib_destroy_qp(struct ib_qp *qp);

@@ -347,8 +347,7 @@ void cm_enter_timewait(struct cm_id_priv *priv)
 	priv->id.state = IB_CM_TIMEWAIT;
 	if (priv->destroyed || priv->timewait_pending)
 		return;
-	ms = 2 * cm_timeout_ms(priv->path.packet_life_time) +
-	     cm_timeout_ms(priv->local_ack_timeout);
+	ms = cm_wait_ms(priv, priv->local_ack_timeout);
 	priv->timewait_pending = true;
 	cm_get(priv);
 	queue_delayed_work(cm.wq, &priv->timewait_work,

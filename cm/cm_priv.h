@@ -278,4 +278,14 @@ static inline void cm_count_drop(struct cm_port *port, enum cm_drop why)
 	atomic_long_inc(&port->drops[why]);
 }
 
+/*
+ * How long until an answer is due (or a timewait ends): @peer_timeout, an
+ * exponent the peer chose (capped by cm_timeout_ms()), plus a round trip.
+ */
+static inline u32 cm_wait_ms(const struct cm_id_priv *priv, u8 peer_timeout)
+{
+	return 2 * cm_timeout_ms(priv->path.packet_life_time) +
+	       cm_timeout_ms(peer_timeout);
+}
+
 #endif

@@ -455,8 +455,7 @@ static void cm_rx_mra(struct cm_rx *rx)
 	ev = cm_alloc_event(IB_CM_MRA_RECEIVED, rx->msg);
 	if (!ev)
 		goto out;
-	ms = 2 * cm_timeout_ms(priv->path.packet_life_time) +
-	     cm_timeout_ms(mra.service_timeout);
+	ms = cm_wait_ms(priv, mra.service_timeout);
 	spin_lock_irq(&priv->lock);
 	if (priv->id.state == IB_CM_REQ_SENT &&
 	    mra.message_mraed == CM_ANSWERS_REQ) {

@@ -231,13 +231,6 @@ static __be64 cm_new_tid(struct cm_id_priv *priv)
 			   be32_to_cpu(priv->id.local_id));
 }
 
-/* How long until an answer is due: the peer's time plus a round trip. */
-static u32 cm_wait_ms(struct cm_id_priv *priv, u8 peer_timeout)
-{
-	return 2 * cm_timeout_ms(priv->path.packet_life_time) +
-	       cm_timeout_ms(peer_timeout);
-}
-
 void cm_send_rej_locked(struct cm_id_priv *priv,
 			struct ib_mad_send_buf **spare,
 			enum ib_cm_rej_reason reason, const void *ari,

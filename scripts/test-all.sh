@@ -155,9 +155,12 @@ lane() # WEIGHT LINE NAME CMD...: run CMD (its suites) on kernel LINE once WEIGH
 		[ "$rc" = 0 ] || echo "lane-$name: 0 passed, 1 failed"
 		# How many host cores the lane kept busy: its guests' CPU time
 		# (user + system) over its wall time.
-		times | awk -v t=$((SECONDS - t)) 'NR == 2 {
+		# (times in a pipeline would run in a fork, which has no children.)
+		times >"build/test-logs/lane-$name.times"
+		awk -v t=$((SECONDS - t)) 'NR == 2 {
 			gsub(/[ms]/, " "); c = $1 * 60 + $2 + $3 * 60 + $4
-			printf "# lane cpu: %.0f s in %d s (%.2f cores)\n", c, t, t ? c / t : 0 }'
+			printf "# lane cpu: %.0f s in %d s (%.2f cores)\n", c, t, t ? c / t : 0 }' \
+			"build/test-logs/lane-$name.times"
 	) >"build/test-logs/lane-$name.out" 2>&1 </dev/null &
 	lane_name[$!]=$name lane_weight[$!]=$weight lane_t0[$!]=$(date +%s)
 	used=$((used + weight))

@@ -110,15 +110,23 @@ fi
 hc_end=$(date +%s)
 kill -0 $INJ 2>/dev/null && echo "# flood: (the flood still ran when the honest rping ended)" ||
 	echo "# flood: the flood had ended before the honest rping did: lower FLOOD_N's pace or raise it"
-t_run "flood: the injector sent all $((5 * FLOOD_N)) datagrams" wait "$INJ"
+wait "$INJ"
+inj_rc=$?
 t1=$(date +%s)
+t_run "flood: the injector sent all $((5 * FLOOD_N)) datagrams" \
+	test "$inj_rc/$(grep -c '^sent flood' "$FL/inject")" = 0/5
 sed 's/^/# flood: /' "$FL/inject"
-sleep 2
+# rxe queues what it received: the counts settle a little after the sends
+fl_rx() { echo $(($(fl_cmc cm_rx_msgs req) + $(fl_cmc cm_rx_msgs dreq) + $(fl_cmc cm_rx_msgs sidr_req))); }
+rx_last=-1
+while [ "$(fl_rx)" != "$rx_last" ]; do rx_last=$(fl_rx); sleep 2; done
 kill $SAMPLER 2>/dev/null
 wait $SAMPLER 2>/dev/null
 peak=$(sort -n "$FL/slab" | tail -n 1)
 echo "# flood: $((5 * FLOOD_N)) datagrams in $((t1 - t0)) s; honest rping done at $((hc_end - t0)) s"
 echo "# flood: at the end: $(fl_counters)"
+echo "# flood: rxe's non-zero counters: $(grep -H . /sys/class/infiniband/$DEV/ports/1/hw_counters/* 2>/dev/null |
+	sed -n 's|.*/||; /:0$/d; p' | tr '\n' ' ')"
 echo "# flood: ib_cm ids while listeners hold requests: $(fl_ids)"
 echo "# flood: SUnreclaim before ${slab0} kB, peak ${peak} kB (+$((peak - slab0)) kB)"
 if [ "$STACK" = ours ]; then

@@ -8,11 +8,18 @@
  *   client (send-only) --Get-->  server (Get, Set) --GetResp--> client
  *   client --Send--> sink (Send): counted, never answered (timeouts)
  *
+ * The flood bounds (issue 19) are driven without a network peer: a
+ * "stall" agent whose handler does not return until told fills its
+ * request queue, and sends posted with bottom halves off (nothing can
+ * complete meanwhile on one CPU) fill the port's send backlog; the
+ * drops are read back from the port's debugfs counters.
+ *
  * The result is one line, "mad_selftest: N passed, M failed"; the module
  * stays loaded until rmmod and does nothing more.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -28,6 +35,10 @@
 #define ST_ATTR_ID		0x1234
 #define ST_ATTR_MOD		0xa5a5f00d
 #define ST_WAIT			(20 * HZ)	/* QEMU/TCG is slow */
+/* core/mad_priv.h's bounds, as the tests below expect them */
+#define ST_SEND_DEPTH		64	/* MAD_QP_SEND_DEPTH */
+#define ST_MAX_BACKLOG		256	/* MAD_PORT_MAX_BACKLOG */
+#define ST_MAX_QUEUED		1024	/* MAD_AGENT_MAX_QUEUED_REQUESTS */
 
 static char *device = "rxe0";
 module_param(device, charp, 0444);
@@ -48,6 +59,7 @@ static struct {
 	struct ib_mad_send_buf *send_done_buf;
 	atomic_t client_sends_done;
 	atomic_t client_sends_ok;
+	atomic_t client_sends_general_err;
 	atomic_t client_recvs;
 
 	/* server */
@@ -62,6 +74,10 @@ static struct {
 
 	/* slow: a handler that sleeps while its agent unregisters */
 	atomic_t slow_entered, slow_finished;
+
+	/* stall: its first handler call waits for stall_release */
+	atomic_t stall_count;
+	struct completion stall_release;
 } st;
 
 
@@ -78,6 +94,8 @@ static void client_send_handler(struct ib_mad_agent *agent,
 	ib_free_send_mad(wc->send_buf);
 	if (wc->status == IB_WC_SUCCESS)
 		atomic_inc(&st.client_sends_ok);
+	else if (wc->status == IB_WC_GENERAL_ERR)
+		atomic_inc(&st.client_sends_general_err);
 	atomic_inc(&st.client_sends_done);
 	complete(&st.client_send);
 }
@@ -155,6 +173,45 @@ static void slow_recv_handler(struct ib_mad_agent *agent,
 	msleep(500);
 	ib_free_recv_mad(recv_wc);
 	atomic_inc(&st.slow_finished);
+}
+
+static void stall_recv_handler(struct ib_mad_agent *agent,
+			       struct ib_mad_send_buf *send_buf,
+			       struct ib_mad_recv_wc *recv_wc)
+{
+	if (atomic_inc_return(&st.stall_count) == 1)
+		wait_for_completion_timeout(&st.stall_release, 120 * HZ);
+	ib_free_recv_mad(recv_wc);
+}
+
+/* A counter of port 1's ib_mad/ debugfs file (mounted by mad.sh), or -1. */
+static long st_mad_counter(const char *name)
+{
+	size_t len = strlen(name);
+	char path[64], *buf, *p;
+	struct file *f;
+	loff_t pos = 0;
+	long v = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ib_mad/%s-1", device);
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return -1;
+	buf = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	n = buf ? kernel_read(f, buf, PAGE_SIZE - 1, &pos) : -ENOMEM;
+	filp_close(f, NULL);
+	for (p = buf; n > 0 && p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, name, len) && p[len] == ' ') {
+			if (sscanf(p + len + 1, "%ld", &v) != 1)
+				v = -1;
+			break;
+		}
+	}
+	kfree(buf);
+	return v;
 }
 
 /* A request from the client: class @class, @method, TID low half @lo. */
@@ -675,6 +732,125 @@ static void test_unregister_waits_for_buffers(void)
 	destroy_work_on_stack(&u.work);
 }
 
+/*
+ * More sends than the GSI QP's send queue and the port's backlog hold,
+ * posted with bottom halves (so preemption too) off: no completion can
+ * free a slot meanwhile on this CPU, so ST_SEND_DEPTH go to the QP,
+ * ST_MAX_BACKLOG wait, and the rest end at once with IB_WC_GENERAL_ERR,
+ * counted in tx_dropped_backlog_full.  Every post returns 0 and every
+ * send reaches its send_handler.  (Exact on one CPU, as the lanes run;
+ * on more, completions may free slots meanwhile.)
+ */
+static void test_backlog_cap(void)
+{
+	enum { N = ST_SEND_DEPTH + ST_MAX_BACKLOG + 80 };
+	int done = atomic_read(&st.client_sends_done);
+	int failed = atomic_read(&st.client_sends_general_err);
+	long full0 = st_mad_counter("tx_dropped_backlog_full");
+	struct ib_mad_send_buf **sb;
+	int i, made, posted = 0;
+
+	ST_CHECK(full0 >= 0);
+	sb = kcalloc(N, sizeof(*sb), GFP_KERNEL);
+	if (!sb) {
+		ST_CHECK(sb);
+		return;
+	}
+	for (made = 0; made < N; made++) {
+		sb[made] = st_request(ST_CLASS, IB_MGMT_METHOD_SEND,
+				      0xa000 + made, 0, 0);
+		if (IS_ERR(sb[made]))
+			break;
+	}
+	ST_CHECK(made == N);
+	local_bh_disable();
+	for (i = 0; i < made; i++)
+		if (!ib_post_send_mad(sb[i]))
+			posted++;
+	local_bh_enable();
+	for (i = posted; i < made; i++)
+		ib_free_send_mad(sb[i]);
+	kfree(sb);
+	ST_CHECK(posted == made);
+	for (i = 0; i < 1500 &&
+	     atomic_read(&st.client_sends_done) - done < posted; i++)
+		msleep(20);
+	ST_CHECK(atomic_read(&st.client_sends_done) - done == posted);
+	failed = atomic_read(&st.client_sends_general_err) - failed;
+	ST_CHECK(failed > 0);
+	if (num_online_cpus() == 1)
+		ST_CHECK(failed == posted - ST_SEND_DEPTH - ST_MAX_BACKLOG);
+	ST_CHECK(st_mad_counter("tx_dropped_backlog_full") - full0 == failed);
+	pr_info("mad_selftest: %d sends at once: %d refused by the backlog cap\n",
+		posted, failed);
+}
+
+/*
+ * Requests to an agent whose handler does not return: it holds one, and
+ * ST_MAX_QUEUED more wait; the rest are dropped and counted in
+ * rx_dropped_agent_busy.  Sent in rounds of 32 (the receive ring is 64
+ * deep) until a drop is counted; once the handler returns, exactly
+ * 1 + ST_MAX_QUEUED reach it.
+ */
+static void test_request_queue_cap(void)
+{
+	struct ib_mad_reg_req req = {
+		.mgmt_class = ST_CLASS,
+		.mgmt_class_version = ST_CLASS_VERSION + 2,
+	};
+	long busy0 = st_mad_counter("rx_dropped_agent_busy"), busy = 0;
+	struct ib_mad_agent *stall;
+	int sent = 0, i, j, last;
+
+	ST_CHECK(busy0 >= 0);
+	__set_bit(IB_MGMT_METHOD_SEND, req.method_mask);
+	init_completion(&st.stall_release);
+	stall = ib_register_mad_agent(st.dev, 1, &req, sink_send_handler,
+				      stall_recv_handler, NULL);
+	ST_CHECK(!IS_ERR(stall));
+	if (IS_ERR(stall))
+		return;
+	for (i = 0; i < 60 && busy <= 0; i++) {
+		int done = atomic_read(&st.client_sends_done), n = 0;
+
+		st.class_version = ST_CLASS_VERSION + 2;
+		for (j = 0; j < 32; j++) {
+			struct ib_mad_send_buf *sb;
+
+			sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND,
+					0xb000 + sent, 0, 0);
+			if (IS_ERR(sb))
+				break;
+			if (ib_post_send_mad(sb)) {
+				ib_free_send_mad(sb);
+				break;
+			}
+			n++;
+			sent++;
+		}
+		st.class_version = ST_CLASS_VERSION;
+		for (j = 0; j < 500 &&
+		     atomic_read(&st.client_sends_done) - done < n; j++)
+			msleep(10);
+		if (sent > ST_MAX_QUEUED) {
+			msleep(200);
+			busy = st_mad_counter("rx_dropped_agent_busy") - busy0;
+		}
+	}
+	ST_CHECK(busy > 0);
+	ST_CHECK(atomic_read(&st.stall_count) == 1);
+	complete(&st.stall_release);
+	last = -1;
+	for (i = 0; i < 100 && atomic_read(&st.stall_count) != last; i++) {
+		last = atomic_read(&st.stall_count);
+		msleep(100);
+	}
+	ST_CHECK(atomic_read(&st.stall_count) == 1 + ST_MAX_QUEUED);
+	pr_info("mad_selftest: %d requests to a stalled agent: %d handled, %ld dropped\n",
+		sent, atomic_read(&st.stall_count), busy);
+	ib_unregister_mad_agent(stall);
+}
+
 /* Unregistering with a send waiting: its handler runs before it returns. */
 static void test_unregister_flushes(void)
 {
@@ -716,6 +892,8 @@ static int __init mad_selftest_init(void)
 		test_unclaimed_answered();
 		test_burst();
 		test_malformed_dropped();
+		test_backlog_cap();
+		test_request_queue_cap();
 		test_unregister_waits_for_handler();
 		test_unregister_waits_for_buffers();
 		test_unregister_flushes();

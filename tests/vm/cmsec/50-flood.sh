@@ -21,9 +21,10 @@ FL=$OUT/flood
 mkdir -p "$FL"
 MI=/oot-src/tests/vm/bin/mad_inject
 FLOOD_N=${FLOOD_N:-20000}
-# The bound on the rise of unreclaimable slab at the flood's peak, in kB:
-# see the measurement in the commit that set it (ours).
-FLOOD_SLAB_KB=${FLOOD_SLAB_KB:-24576}
+# The bound on the rise of unreclaimable slab at the flood's peak, in kB
+# (ours): measured +7.0 and +6.2 MiB with the bounds (one vCPU, TCG,
+# FZP), +447 MiB without them; 16 MiB leaves more than twice the margin.
+FLOOD_SLAB_KB=${FLOOD_SLAB_KB:-16384}
 
 fl_gid_index() # GID: its RoCE v2 index on port 1
 {

@@ -46,6 +46,8 @@
  *                a DREP)
  *   flood-sidr:COUNT[:PORT]  SIDR_REQs for rdma_cm UDP port PORT (default
  *                1: answered by a SIDR_REP "unsupported")
+ *   flood-get:COUNT  Gets of management class 0x2f, which no agent takes
+ *                (the MAD layer answers each with a status GetResp)
  * COUNT is decimal.
  * The QP uses the GSI Q_Key 0x80010000 (a controlled Q_Key: root only).
  * Prints "sent KIND" per datagram (per flood: one line with the count and
@@ -288,7 +290,7 @@ static int build_oversize(const char *kind, u8 *m, struct inject_dest *d)
 }
 
 /* The kinds of flood, and what each datagram of one is. */
-enum flood_kind { FLOOD_REQ, FLOOD_DREQ, FLOOD_SIDR };
+enum flood_kind { FLOOD_REQ, FLOOD_DREQ, FLOOD_SIDR, FLOOD_GET };
 
 struct flood {
 	enum flood_kind kind;
@@ -304,6 +306,7 @@ static int parse_flood(const char *kind, struct flood *f)
 		{ "flood-req:", FLOOD_REQ },
 		{ "flood-dreq:", FLOOD_DREQ },
 		{ "flood-sidr:", FLOOD_SIDR },
+		{ "flood-get:", FLOOD_GET },
 	};
 	char tail;
 	unsigned int i;
@@ -359,6 +362,12 @@ static void build_flood(u8 *m, const struct flood *f, unsigned long i,
 		break;
 	case FLOOD_SIDR:
 		build_sidr_req(m, c, f->port, id);
+		break;
+	case FLOOD_GET:
+		build_hdr(m, 0, 0xf2000000000000ull | id);
+		m[MAD_WIRE_OFF_MGMT_CLASS] = 0x2f;
+		m[MAD_WIRE_OFF_CLASS_VERSION] = 1;
+		m[MAD_WIRE_OFF_METHOD] = 0x01;	/* Get */
 		break;
 	}
 }

@@ -8,13 +8,15 @@
 #   - FLOOD_N (default 20000) each of: REQs to a listener that never
 #     answers (an rping -s stopped by SIGSTOP), REQs to no listener,
 #     SIDR_REQs to a stopped udaddy, SIDR_REQs to no listener, DREQs
-#     naming nobody: 5 x FLOOD_N datagrams, every one with fresh IDs
+#     naming nobody: 5 x FLOOD_N datagrams, every one with fresh IDs;
+#     then FLOOD_N / 4 Gets of a class nobody registered (the MAD layer's
+#     own answers)
 #   - during it, an honest rping -C 10 on another port connects and
 #     verifies its data
 #   - SUnreclaim (/proc/meminfo) is sampled before, through and after it:
 #     the peak rise stays under FLOOD_SLAB_KB (ours)
 #   - the drops are counted (ours): ib_cm/ tx_answer_ratelimited,
-#     rx_dropped_listen_full
+#     rx_dropped_listen_full; ib_mad/ tx_unclaimed_ratelimited
 #   - afterwards no cm_id, no QP beyond those of the start, an empty
 #     ib_cm/ids
 FL=$OUT/flood
@@ -61,7 +63,7 @@ fl_counters() # one line of what the flood made the stack count
 		for c in tx_answer_ratelimited rx_dropped_listen_full; do
 			printf 'ib_cm %s %s, ' $c "$(fl_cm_drop $c)"
 		done
-		for c in rx_delivered rx_dropped_agent_busy tx_dropped_backlog_full tx_errors; do
+		for c in rx_delivered rx_dropped_agent_busy tx_dropped_backlog_full tx_errors tx_unclaimed_answered tx_unclaimed_ratelimited; do
 			printf 'ib_mad %s %s, ' $c "$(fl_mad $c)"
 		done
 	fi
@@ -73,6 +75,7 @@ sync
 echo 2 >/proc/sys/vm/drop_caches
 slab0=$(fl_slab) qps0=$(fl_qps) req0=$(fl_cmc cm_rx_msgs req)
 rl0=$(fl_cm_drop tx_answer_ratelimited) lf0=$(fl_cm_drop rx_dropped_listen_full)
+ur0=$(fl_mad tx_unclaimed_ratelimited)
 echo "# flood: GID index $GA, SUnreclaim before ${slab0} kB, $qps0 QP lines, FLOOD_N=$FLOOD_N"
 echo "# flood: before: $(fl_counters)"
 
@@ -96,7 +99,7 @@ SAMPLER=$!
 t0=$(date +%s)
 $MI $DEV "$GA" "flood-req:$FLOOD_N:7500" "flood-req:$FLOOD_N" \
 	"flood-sidr:$FLOOD_N:7174" "flood-sidr:$FLOOD_N" \
-	"flood-dreq:$FLOOD_N" >"$FL/inject" 2>&1 &
+	"flood-dreq:$FLOOD_N" "flood-get:$((FLOOD_N / 4))" >"$FL/inject" 2>&1 &
 INJ=$!
 # the honest rping, once the flood is well under way
 wait_until 60 eval "[ \$((\$(fl_cmc cm_rx_msgs req) - req0)) -gt $((FLOOD_N / 4)) ] || ! kill -0 $INJ 2>/dev/null"
@@ -114,8 +117,8 @@ kill -0 $INJ 2>/dev/null && echo "# flood: (the flood still ran when the honest 
 wait "$INJ"
 inj_rc=$?
 t1=$(date +%s)
-t_run "flood: the injector sent all $((5 * FLOOD_N)) datagrams" \
-	test "$inj_rc/$(grep -c '^sent flood' "$FL/inject")" = 0/5
+t_run "flood: the injector sent all $((5 * FLOOD_N + FLOOD_N / 4)) datagrams" \
+	test "$inj_rc/$(grep -c '^sent flood' "$FL/inject")" = 0/6
 sed 's/^/# flood: /' "$FL/inject"
 # rxe queues what it received: the counts settle a little after the sends
 fl_rx() { echo $(($(fl_cmc cm_rx_msgs req) + $(fl_cmc cm_rx_msgs dreq) + $(fl_cmc cm_rx_msgs sidr_req))); }
@@ -124,7 +127,7 @@ while [ "$(fl_rx)" != "$rx_last" ]; do rx_last=$(fl_rx); sleep 2; done
 kill $SAMPLER 2>/dev/null
 wait $SAMPLER 2>/dev/null
 peak=$(sort -n "$FL/slab" | tail -n 1)
-echo "# flood: $((5 * FLOOD_N)) datagrams in $((t1 - t0)) s; honest rping done at $((hc_end - t0)) s"
+echo "# flood: $((5 * FLOOD_N + FLOOD_N / 4)) datagrams in $((t1 - t0)) s; honest rping done at $((hc_end - t0)) s"
 echo "# flood: at the end: $(fl_counters)"
 echo "# flood: rxe's non-zero counters: $(grep -H . /sys/class/infiniband/$DEV/ports/1/hw_counters/* 2>/dev/null |
 	sed -n 's|.*/||; /:0$/d; p' | tr '\n' ' ')"
@@ -137,6 +140,8 @@ if [ "$STACK" = ours ]; then
 		test "$(fl_cm_drop tx_answer_ratelimited)" -gt "$rl0"
 	t_run "flood: REQs beyond the listener's unanswered cap counted (rx_dropped_listen_full)" \
 		test "$(fl_cm_drop rx_dropped_listen_full)" -gt "$lf0"
+	t_run "flood: unclaimed Gets beyond the answer rate counted (tx_unclaimed_ratelimited)" \
+		test "$(fl_mad tx_unclaimed_ratelimited)" -gt "$ur0"
 fi
 
 kill -CONT $SR $SU 2>/dev/null

@@ -264,6 +264,37 @@ int cm_set_av_from_path(struct cm_id_priv *priv, struct ib_cm_path *path)
 }
 
 /* ------------------------------------------------------------------ */
+/* Listens: the bound on unanswered requests                           */
+/* ------------------------------------------------------------------ */
+
+bool cm_listen_take_slot(struct cm_id_priv *listen)
+{
+	int n = atomic_read(&listen->unanswered);
+
+	do {
+		if (n >= CM_LISTEN_MAX_UNANSWERED)
+			return false;
+	} while (!atomic_try_cmpxchg(&listen->unanswered, &n, n + 1));
+	return true;
+}
+
+void cm_listen_put_slot(struct cm_id_priv *listen)
+{
+	atomic_dec(&listen->unanswered);
+}
+
+/* Idempotent: called from every way an id leaves REQ_RCVD and the like. */
+void cm_req_answered(struct cm_id_priv *priv)
+{
+	struct cm_id_priv *listen = xchg(&priv->unanswered_on, NULL);
+
+	if (!listen)
+		return;
+	cm_listen_put_slot(listen);
+	cm_put(listen);
+}
+
+/* ------------------------------------------------------------------ */
 /* Events                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -445,6 +476,7 @@ static void cm_destroy(struct cm_id_priv *priv, bool from_handler)
 	list_splice_init(&priv->events, &dropped);
 	spin_unlock_irq(&priv->lock);
 	ib_free_send_mad(spare);
+	cm_req_answered(priv);
 
 	cm_remove_remote(priv);
 	xa_erase(&cm.local_ids, priv->xa_index);

@@ -87,6 +87,9 @@ static int cm_add_one(struct ib_device *ibdev)
 		port->cm_dev = cm_dev;
 		port->port_num = p;
 		init_rwsem(&port->agent_lock);
+		ratelimit_state_init(&port->answers, HZ, CM_ANSWERS_PER_SEC);
+		/* counted in debugfs, not reported as "callbacks suppressed" */
+		ratelimit_set_flags(&port->answers, RATELIMIT_MSG_ON_RELEASE);
 		cm_dev->ports[p - 1] = port;
 		port->agent = ib_register_mad_agent(ibdev, p, &reg,
 						    cm_send_handler,

@@ -25,6 +25,7 @@
 #include <linux/hashtable.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
+#include <linux/ratelimit.h>
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
@@ -46,6 +47,30 @@ enum cm_counter_group {
 
 #define CM_NR_ATTRS	(CM_ATTR_APR - CM_ATTR_REQ + 1)	/* req .. apr */
 
+/*
+ * The bounds on what a peer's messages can make the CM hold or send
+ * (issue 19, "bounded under a flood"); each drop is counted in debugfs.
+ *
+ * Answers to messages no id owns (REJ to a REQ, DREP to a DREQ, SIDR_REP
+ * to a SIDR_REQ nobody listens for), per port: 200 a second, burst 200.
+ * Each costs an AH and a send, and a forged source makes them a
+ * reflector; an honest peer whose answer is dropped retries its request
+ * (or times it out), as it does when the answer is lost.
+ */
+#define CM_ANSWERS_PER_SEC		200
+/*
+ * REQs and SIDR_REQs a listen has spawned ids for that its consumer has
+ * not answered yet (REP, REJ, SIDR_REP or destroy).  Kernel rdma_cm
+ * listeners have no backlog, so each unanswered REQ holds an ib_cm id,
+ * its event and an rdma_cm id (about 4 KiB) for as long as the consumer
+ * takes.  512 is half of rdma_ucm's default backlog (net.rdma_ucm.
+ * max_backlog, 1024), so ib_cm drops a flood before rdma_ucm would
+ * refuse it and have every refusal answered by a REJ; beyond it a REQ is
+ * dropped without an answer, as TCP drops a SYN on a full accept queue,
+ * and the sender's retries come back when there is room.
+ */
+#define CM_LISTEN_MAX_UNANSWERED	512
+
 struct cm_port;
 
 struct cm_counter_dir {
@@ -64,6 +89,10 @@ enum cm_drop {
 	/* a REQ whose primary GID is not the GID it came from */
 	CM_DROP_FOREIGN_GID,
 	CM_DROP_BAD_QPN,	/* a DREQ naming another QP than the id's */
+	/* a REQ/SIDR_REQ: CM_LISTEN_MAX_UNANSWERED wait at its listen */
+	CM_DROP_LISTEN_FULL,
+	/* a REJ/DREP/SIDR_REP not sent: over CM_ANSWERS_PER_SEC */
+	CM_DROP_ANSWER_RATELIMITED,
 	CM_DROP_MAX
 };
 
@@ -82,6 +111,8 @@ struct cm_port {
 	atomic_long_t counters[CM_COUNTER_GROUPS][CM_NR_ATTRS];
 	struct cm_counter_dir *dirs[CM_COUNTER_GROUPS];
 	atomic_long_t drops[CM_DROP_MAX];
+	/* answers to messages no id owns (CM_ANSWERS_PER_SEC) */
+	struct ratelimit_state answers;
 	struct dentry *debugfs;
 };
 
@@ -117,6 +148,10 @@ struct cm_id_priv {
 
 	struct list_head listen_entry;
 	bool listening;
+	/* a listen: ids it spawned not yet answered (CM_LISTEN_MAX_UNANSWERED) */
+	atomic_t unanswered;
+	/* a spawned id until answered: its listen, referenced */
+	struct cm_id_priv *unanswered_on;
 	struct hlist_node remote_entry;
 	bool in_remote_table;
 	/* RC/UC: the peer's QP (remote_qpn, path.dgid), for stale REQs */
@@ -222,6 +257,11 @@ void cm_free_event(struct cm_event_work *ev);
 /* Under priv->lock: TIMEWAIT now, IDLE (with TIMEWAIT_EXIT) later. */
 void cm_enter_timewait(struct cm_id_priv *priv);
 struct cm_port *cm_get_port(struct ib_device *ibdev, u32 port_num);
+/* A slot among @listen's unanswered requests, if it has one free. */
+bool cm_listen_take_slot(struct cm_id_priv *listen);
+void cm_listen_put_slot(struct cm_id_priv *listen);
+/* The spawned @priv answered its REQ/SIDR_REQ: its slot is free again. */
+void cm_req_answered(struct cm_id_priv *priv);
 int cm_set_av_from_path(struct cm_id_priv *priv, struct ib_cm_path *path);
 
 /* cm_send.c */

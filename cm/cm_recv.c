@@ -11,7 +11,11 @@
  * in cm_rx_duplicates) or stale (dropped).
  *
  *   REQ       listen -> new id REQ_RCVD      | no listen: REJ invalid SID
- *             (dropped unless its primary GID is the one it came from)
+ *             (dropped unless its primary GID is the one it came from;
+ *             dropped while the listen has CM_LISTEN_MAX_UNANSWERED ids
+ *             its consumer has not answered; the REJs to unknown
+ *             messages, DREPs and SIDR_REPs too, at most
+ *             CM_ANSWERS_PER_SEC a second per port)
  *   REP       REQ_SENT/MRA_REQ_RCVD -> REP_RCVD   | ESTABLISHED: RTU again |
  *             from a peer ID another id has: REJ stale, REP dropped
  *   RTU       REP_SENT/MRA_REP_RCVD -> ESTABLISHED
@@ -40,13 +44,30 @@ static void cm_dup(struct cm_rx *rx)
 	cm_count(rx->port, CM_RECV_DUPLICATES, rx->attr);
 }
 
-/* Answer a message no id owns: REJ or DREP straight back to its sender. */
+/*
+ * Whether the port may answer one more message no id owns
+ * (CM_ANSWERS_PER_SEC); the answer left out is counted.
+ */
+static bool cm_answer_allowed(struct cm_port *port)
+{
+	if (__ratelimit(&port->answers))
+		return true;
+	cm_count_drop(port, CM_DROP_ANSWER_RATELIMITED);
+	return false;
+}
+
+/*
+ * Answer a message no id owns: REJ, DREP or SIDR_REP straight back to its
+ * sender, at most CM_ANSWERS_PER_SEC a second.
+ */
 static void cm_answer_unknown(struct cm_rx *rx, u16 attr,
 			      enum ib_cm_rej_reason reason, u8 answers)
 {
 	struct ib_mad_send_buf *buf;
 	u8 *m;
 
+	if (!cm_answer_allowed(rx->port))
+		return;
 	buf = cm_alloc_response(rx->port, rx->wc, attr);
 	if (IS_ERR(buf))
 		return;
@@ -112,23 +133,36 @@ static struct cm_id_priv *cm_rx_id(struct cm_rx *rx, unsigned int off)
 	return cm_find_local(cpu_to_be32(cm_get32(rx->msg, off)));
 }
 
-/* A new id spawned by @listen for a REQ or SIDR_REQ. */
+/*
+ * A new id spawned by @listen for a REQ or SIDR_REQ; -EBUSY (dropped and
+ * counted, no answer) if CM_LISTEN_MAX_UNANSWERED of its ids wait for
+ * their consumer already.  The id holds its slot until answered.
+ */
 static struct cm_id_priv *cm_spawn(struct cm_rx *rx,
 				   struct cm_id_priv *listen)
 {
 	struct cm_id_priv *priv;
 	const struct ib_gid_attr *ref;
 
+	if (!cm_listen_take_slot(listen)) {
+		cm_count_drop(rx->port, CM_DROP_LISTEN_FULL);
+		return ERR_PTR(-EBUSY);
+	}
 	ref = rdma_get_gid_attr(rx->port->cm_dev->ibdev, rx->port->port_num,
 				rx->wc->ah_attr.sgid_index);
-	if (IS_ERR(ref))
+	if (IS_ERR(ref)) {
+		cm_listen_put_slot(listen);
 		return ERR_CAST(ref);
+	}
 	priv = cm_alloc_id(listen->id.device, listen->id.cm_handler,
 			   listen->id.context);
 	if (IS_ERR(priv)) {
 		rdma_put_gid_attr(ref);
+		cm_listen_put_slot(listen);
 		return priv;
 	}
+	cm_get(listen);
+	priv->unanswered_on = listen;
 	priv->port = rx->port;
 	priv->av = rx->wc->ah_attr;
 	priv->av.port_num = rx->port->port_num;
@@ -147,6 +181,7 @@ static void cm_unspawn(struct cm_rx *rx, struct cm_id_priv *priv,
 	priv->destroyed = true;
 	priv->id.state = IB_CM_IDLE;
 	xa_erase(&cm.local_ids, priv->xa_index);
+	cm_req_answered(priv);
 	cm_put(priv);
 	cm_put(listen);
 }
@@ -524,6 +559,7 @@ static void cm_rx_rej(struct cm_rx *rx)
 		priv->id.state = IB_CM_IDLE;
 	spin_unlock_irq(&priv->lock);
 	cm_remove_remote(priv);
+	cm_req_answered(priv);	/* (a REQ its sender gave up on) */
 	ev->event.param.rej_rcvd.reason = rej.reason;
 	ev->event.param.rej_rcvd.ari = ev->msg + CM_REJ_ARI_OFF;
 	ev->event.param.rej_rcvd.ari_length = rej.ari_length;

@@ -534,6 +534,8 @@ int ib_send_cm_rep(struct ib_cm_id *cm_id, struct ib_cm_rep_param *param)
 	ret = cm_post_awaiting_peer(priv, buf, IB_CM_REP_SENT);
 out:
 	cm_unlock_free_spare(priv, spare);
+	if (!ret)
+		cm_req_answered(priv);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_rep);
@@ -646,8 +648,10 @@ int ib_send_cm_rej(struct ib_cm_id *cm_id, enum ib_cm_rej_reason reason,
 	else
 		ret = -EINVAL;
 	cm_unlock_free_spare(priv, spare);
-	if (!ret)
+	if (!ret) {
 		cm_remove_remote(priv);
+		cm_req_answered(priv);
+	}
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_rej);
@@ -779,6 +783,8 @@ int ib_send_cm_sidr_rep(struct ib_cm_id *cm_id,
 	cm_id->state = IB_CM_IDLE;
 out:
 	cm_unlock_free_spare(priv, spare);
+	if (!ret)
+		cm_req_answered(priv);
 	return ret;
 }
 EXPORT_SYMBOL(ib_send_cm_sidr_rep);

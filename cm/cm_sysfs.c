@@ -101,6 +101,8 @@ static const char * const cm_drop_names[CM_DROP_MAX] = {
 	[CM_DROP_STALE]		= "rx_dropped_stale",
 	[CM_DROP_FOREIGN_GID]	= "rx_dropped_foreign_gid",
 	[CM_DROP_BAD_QPN]	= "rx_dropped_bad_qpn",
+	[CM_DROP_LISTEN_FULL]	= "rx_dropped_listen_full",
+	[CM_DROP_ANSWER_RATELIMITED] = "tx_answer_ratelimited",
 };
 
 static int cm_drops_show(struct seq_file *m, void *unused)

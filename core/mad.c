@@ -25,6 +25,12 @@
  * GetResp of status "bad version" or "unsupported method/attribute"
  * first); the per-port counters are in debugfs, ib_mad/<device>-<port>.
  *
+ * What a peer can make the layer hold is bounded (mad_priv.h has the
+ * numbers and why): requests queued for an agent, sends on the port's
+ * backlog, and the rate of answers to unclaimed Get/Set; each drop is
+ * counted (rx_dropped_agent_busy, tx_dropped_backlog_full,
+ * tx_unclaimed_ratelimited).
+ *
  * Handlers run from the agent's handler work, one at a time per agent,
  * in the order the events were queued (a matched response's recv_handler
  * before that send's send_handler).
@@ -64,6 +70,9 @@ static const char *const mad_counter_names[MAD_CNT_MAX] = {
 	[MAD_CNT_RX_FLUSHED] = "rx_flushed",
 	[MAD_CNT_QP_RECOVERED] = "qp_recoveries",
 	[MAD_CNT_QP_RECOVERY_FAILED] = "qp_recovery_failures",
+	[MAD_CNT_RX_AGENT_BUSY] = "rx_dropped_agent_busy",
+	[MAD_CNT_TX_BACKLOG_FULL] = "tx_dropped_backlog_full",
+	[MAD_CNT_TX_UNCLAIMED_RATELIMITED] = "tx_unclaimed_ratelimited",
 };
 
 static void mad_count(struct mad_port *port, enum mad_port_counter c)
@@ -117,6 +126,9 @@ static void mad_handler_work(struct work_struct *work)
 							  event);
 			bool dead = ma->dead;
 
+			if (r->is_request)
+				ma->queued_requests--;
+
 			spin_unlock_irqrestore(&ma->lock, flags);
 			if (dead)
 				ib_free_recv_mad(&r->recv_wc);
@@ -147,12 +159,31 @@ static void mad_handler_work(struct work_struct *work)
 /* Sending                                                          */
 /* ---------------------------------------------------------------- */
 
-/* Hand @s to the QP, or to the backlog while the send queue is full. */
+/*
+ * Queue @s on the port's backlog, unless MAD_PORT_MAX_BACKLOG sends wait
+ * there already: then -ENOBUFS (counted), and the caller ends the send
+ * with an error.  Port lock held.
+ */
+static int mad_backlog_add_locked(struct mad_port *port, struct mad_send *s)
+{
+	if (port->backlog_len >= MAD_PORT_MAX_BACKLOG) {
+		mad_count(port, MAD_CNT_TX_BACKLOG_FULL);
+		return -ENOBUFS;
+	}
+	list_add_tail(&s->backlog, &port->send_backlog);
+	port->backlog_len++;
+	return 0;
+}
+
+/*
+ * Hand @s to the QP, or to the backlog while the send queue is full or
+ * QP1 is being recovered; -ENOBUFS if the backlog is full too.
+ */
 static int mad_send_to_wire(struct mad_port *port, struct mad_send *s)
 {
 	const struct ib_send_wr *bad_wr;
 	unsigned long flags;
-	int ret = 0;
+	int ret;
 
 	spin_lock_irqsave(&port->lock, flags);
 	if (!port->qp_down && port->sends_posted < MAD_QP_SEND_DEPTH &&
@@ -161,7 +192,7 @@ static int mad_send_to_wire(struct mad_port *port, struct mad_send *s)
 		if (!ret)
 			port->sends_posted++;
 	} else {
-		list_add_tail(&s->backlog, &port->send_backlog);
+		ret = mad_backlog_add_locked(port, s);
 	}
 	spin_unlock_irqrestore(&port->lock, flags);
 	return ret;
@@ -177,6 +208,7 @@ static void mad_post_backlog_locked(struct mad_port *port,
 	while (!port->qp_down && port->sends_posted < MAD_QP_SEND_DEPTH &&
 	       (s = list_first_entry_or_null(&port->send_backlog,
 					     struct mad_send, backlog))) {
+		port->backlog_len--;
 		if (ib_post_send(port->qp, &s->wr.wr, &bad_wr)) {
 			list_move_tail(&s->backlog, refused);
 		} else {
@@ -417,7 +449,11 @@ int ib_post_send_mad(struct ib_mad_send_buf *send_buf)
 	list_add_tail(&s->list, &ma->sends);
 	refcount_inc(&ma->refcount);	/* until send_handler() returned */
 	ret = mad_send_to_wire(ma->port, s);
-	if (ret) {
+	if (ret == -ENOBUFS) {
+		/* as if the QP had refused it: the agent hears of it */
+		mad_send_finish(ma, s, IB_WC_GENERAL_ERR);
+		ret = 0;
+	} else if (ret) {
 		list_del_init(&s->list);
 		s->state = MAD_SEND_IDLE;
 		mad_agent_put(ma);	/* never the last: registration's */
@@ -519,6 +555,7 @@ static int mad_recv_post(struct mad_port *port, struct mad_recv *r)
 
 	r->port = port;
 	r->matched = NULL;
+	r->is_request = false;
 	r->cqe.done = mad_recv_done;
 	r->sge.addr = ib_dma_map_single(port->device, r->buf, sizeof(r->buf),
 					DMA_FROM_DEVICE);
@@ -600,15 +637,28 @@ static struct mad_send *mad_find_send(struct mad_agent *ma,
 }
 
 /*
- * Give @r to @ma (whose reference the caller passes in); a response ends
- * the send it matches.  Returns false if nobody took it.
+ * Room for one more request on @ma's queue (MAD_AGENT_MAX_QUEUED_REQUESTS);
+ * taken if so.  Agent lock held.
  */
-static bool mad_deliver(struct mad_agent *ma, struct mad_recv *r,
-			const struct mad_wire_hdr *h, bool response)
+static bool mad_agent_take_request_slot(struct mad_agent *ma)
+{
+	if (ma->queued_requests >= MAD_AGENT_MAX_QUEUED_REQUESTS)
+		return false;
+	ma->queued_requests++;
+	return true;
+}
+
+/*
+ * Give @r to @ma (whose reference the caller passes in); a response ends
+ * the send it matches.  Returns 0 if taken, -ENOENT if nobody took it,
+ * -EBUSY for a request the agent has no room for.
+ */
+static int mad_deliver(struct mad_agent *ma, struct mad_recv *r,
+		       const struct mad_wire_hdr *h, bool response)
 {
 	struct mad_send *s = NULL;
 	unsigned long flags;
-	bool taken = false;
+	int ret = -ENOENT;
 
 	spin_lock_irqsave(&ma->lock, flags);
 	if (ma->dead)
@@ -620,9 +670,14 @@ static bool mad_deliver(struct mad_agent *ma, struct mad_recv *r,
 		r->matched = s;
 	}
 	if (ma->recv_handler) {
+		r->is_request = !response;
+		if (r->is_request && !mad_agent_take_request_slot(ma)) {
+			ret = -EBUSY;
+			goto out;
+		}
 		r->event.kind = MAD_EVENT_RECV;
 		mad_queue_event(ma, &r->event);
-		taken = true;
+		ret = 0;
 	}
 	if (s) {
 		if (s->state == MAD_SEND_WAITING)
@@ -632,9 +687,9 @@ static bool mad_deliver(struct mad_agent *ma, struct mad_recv *r,
 	}
 out:
 	spin_unlock_irqrestore(&ma->lock, flags);
-	if (!taken)
+	if (ret)
 		mad_agent_put(ma);
-	return taken;
+	return ret;
 }
 
 /*
@@ -687,7 +742,8 @@ static void mad_reply_done(struct ib_cq *cq, struct ib_wc *wc)
 /*
  * A Get or Set that no agent takes is answered as GetResp with a status
  * (IBTA 13.4.9), so that the requester need not time out; nothing else
- * is, and a response never is.  Best effort: no memory or no room in the
+ * is, and a response never is.  Best effort: over the answer rate
+ * (MAD_UNCLAIMED_ANSWERS_PER_SEC, counted), no memory or no room in the
  * send queue, no answer.
  */
 static void mad_answer_unclaimed(struct mad_port *port, struct mad_recv *r,
@@ -700,6 +756,10 @@ static void mad_answer_unclaimed(struct mad_port *port, struct mad_recv *r,
 
 	if (h->method != IB_MGMT_METHOD_GET && h->method != IB_MGMT_METHOD_SET)
 		return;
+	if (!__ratelimit(&port->unclaimed_answers)) {
+		mad_count(port, MAD_CNT_TX_UNCLAIMED_RATELIMITED);
+		return;
+	}
 	rp = kzalloc(sizeof(*rp), GFP_KERNEL);
 	if (!rp)
 		return;
@@ -739,6 +799,7 @@ static void mad_dispatch(struct mad_port *port, struct mad_recv *r)
 	struct mad_wire_hdr h;
 	struct mad_agent *ma;
 	bool response;
+	int ret;
 
 	len = len > MAD_GRH_SIZE ? len - MAD_GRH_SIZE : 0;
 	switch (mad_wire_check(mad, len)) {
@@ -766,7 +827,12 @@ static void mad_dispatch(struct mad_port *port, struct mad_recv *r)
 	response = mad_wire_is_response(h.method);
 	ma = response ? mad_agent_by_tid(port, h.tid) :
 			mad_agent_by_method(port, &h);
-	if (!ma || !mad_deliver(ma, r, &h, response)) {
+	ret = ma ? mad_deliver(ma, r, &h, response) : -ENOENT;
+	if (ret == -EBUSY) {
+		mad_count(port, MAD_CNT_RX_AGENT_BUSY);
+		goto drop;
+	}
+	if (ret) {
 		mad_count(port, MAD_CNT_RX_UNCLAIMED);
 		if (!response)
 			mad_answer_unclaimed(port, r, &h);
@@ -1174,6 +1240,11 @@ static struct mad_port *mad_port_open(struct ib_device *device, u32 port_num)
 	mutex_init(&port->reg_mutex);
 	xa_init_flags(&port->agents, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&port->send_backlog);
+	ratelimit_state_init(&port->unclaimed_answers, HZ,
+			     MAD_UNCLAIMED_ANSWERS_PER_SEC);
+	/* counted in debugfs, not reported as "callbacks suppressed" */
+	ratelimit_set_flags(&port->unclaimed_answers,
+			    RATELIMIT_MSG_ON_RELEASE);
 	INIT_LIST_HEAD(&port->recvs_posted);
 	INIT_LIST_HEAD(&port->recvs_parked);
 	INIT_DELAYED_WORK(&port->recover_work, mad_recover_work);

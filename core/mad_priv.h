@@ -27,6 +27,7 @@
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -36,6 +37,34 @@
 #define MAD_GRH_SIZE		40
 #define MAD_QP_SEND_DEPTH	64
 #define MAD_QP_RECV_DEPTH	64
+
+/*
+ * The bounds on what a peer's traffic can make the layer hold (issue 19,
+ * "bounded under a flood"); each drop beyond one is counted.
+ *
+ * Requests an agent has been handed and not yet handled: the receive
+ * path refills the ring before it dispatches, so a peer that sends faster
+ * than the consumer handles (the CM builds an id per REQ) would grow the
+ * queue without limit.  16 receive rings' worth lets bursts of a full
+ * ring wait many times over; at about 1 KiB a buffer it holds at most
+ * 1 MiB per agent.  (Responses are not capped: each ends the send it
+ * matches, so there are no more of them than the agent's own sends.)
+ */
+#define MAD_AGENT_MAX_QUEUED_REQUESTS	1024
+/*
+ * Sends waiting for room in the send queue or for QP1's recovery: four
+ * send queues' worth.  More than that waiting means the port cannot keep
+ * up (or QP1 stays down); the next send then fails at once to its agent
+ * (IB_WC_GENERAL_ERR) rather than holding its buffer and AH.
+ */
+#define MAD_PORT_MAX_BACKLOG		(4 * MAD_QP_SEND_DEPTH)
+/*
+ * Answers to Get/Set that no agent takes, per port: 200 a second (burst
+ * 200).  They are a courtesy (IBTA 13.4.9, so the requester need not time
+ * out); each costs an AH and a send slot, and a flood of unclaimed Gets
+ * must not turn the port into a reflector.
+ */
+#define MAD_UNCLAIMED_ANSWERS_PER_SEC	200
 
 /* Per-port drop and traffic counters, shown in debugfs (ib_mad/). */
 enum mad_port_counter {
@@ -54,6 +83,12 @@ enum mad_port_counter {
 	MAD_CNT_RX_FLUSHED,	/* receives flushed: the QP went to ERR */
 	MAD_CNT_QP_RECOVERED,	/* QP1 brought back from ERR to RTS */
 	MAD_CNT_QP_RECOVERY_FAILED, /* a try at that failed (retried) */
+	/* a request dropped: its agent had MAD_AGENT_MAX_QUEUED_REQUESTS */
+	MAD_CNT_RX_AGENT_BUSY,
+	/* a send failed at once: MAD_PORT_MAX_BACKLOG sends were waiting */
+	MAD_CNT_TX_BACKLOG_FULL,
+	/* an unclaimed Get/Set left unanswered: over the answer rate */
+	MAD_CNT_TX_UNCLAIMED_RATELIMITED,
 	MAD_CNT_MAX,
 };
 
@@ -80,6 +115,9 @@ struct mad_port {
 	/* Sends posted to the QP, and those waiting for room (lock). */
 	unsigned int sends_posted;
 	struct list_head send_backlog;
+	unsigned int backlog_len;	/* at most MAD_PORT_MAX_BACKLOG */
+	/* answers to unclaimed Get/Set (MAD_UNCLAIMED_ANSWERS_PER_SEC) */
+	struct ratelimit_state unclaimed_answers;
 
 	/* Receive buffers the QP holds (lock); freed at teardown. */
 	struct list_head recvs_posted;
@@ -130,6 +168,8 @@ struct mad_agent {
 	bool dead;			/* unregistering: no new work */
 	struct list_head sends;		/* posted, not yet reported */
 	struct list_head events;	/* for handler_work */
+	/* MAD_EVENT_RECVs of requests on events */
+	unsigned int queued_requests;
 	struct work_struct handler_work;
 	struct delayed_work timeout_work;
 	unsigned long timeout_at;	/* when timeout_work is due */
@@ -191,6 +231,7 @@ struct mad_recv {
 	struct ib_wc wc;
 	struct mad_event event;
 	struct mad_send *matched;	/* the request it answers, if any */
+	bool is_request;		/* counted in queued_requests */
 	struct ib_sge sge;
 	struct ib_recv_wr wr;
 	u8 buf[MAD_GRH_SIZE + IB_MGMT_MAD_SIZE] __aligned(8);

@@ -8,6 +8,12 @@
  *   client (send-only) --Get-->  server (Get, Set) --GetResp--> client
  *   client --Send--> sink (Send): counted, never answered (timeouts)
  *
+ * The flood bounds (issue 19) are driven without a network peer: a
+ * "stall" agent whose handler does not return until told fills its
+ * request queue, and sends posted with bottom halves off (nothing can
+ * complete meanwhile on one CPU) fill the port's send backlog; mad.sh
+ * checks the drop counters they leave in debugfs.
+ *
  * The result is one line, "mad_selftest: N passed, M failed"; the module
  * stays loaded until rmmod and does nothing more.
  */
@@ -28,6 +34,10 @@
 #define ST_ATTR_ID		0x1234
 #define ST_ATTR_MOD		0xa5a5f00d
 #define ST_WAIT			(20 * HZ)	/* QEMU/TCG is slow */
+/* core/mad_priv.h's bounds, as the tests below expect them */
+#define ST_SEND_DEPTH		64	/* MAD_QP_SEND_DEPTH */
+#define ST_MAX_BACKLOG		256	/* MAD_PORT_MAX_BACKLOG */
+#define ST_MAX_QUEUED		1024	/* MAD_AGENT_MAX_QUEUED_REQUESTS */
 
 static char *device = "rxe0";
 module_param(device, charp, 0444);
@@ -48,6 +58,7 @@ static struct {
 	struct ib_mad_send_buf *send_done_buf;
 	atomic_t client_sends_done;
 	atomic_t client_sends_ok;
+	atomic_t client_sends_general_err;
 	atomic_t client_recvs;
 
 	/* server */
@@ -62,6 +73,10 @@ static struct {
 
 	/* slow: a handler that sleeps while its agent unregisters */
 	atomic_t slow_entered, slow_finished;
+
+	/* stall: its first handler call waits for stall_release */
+	atomic_t stall_count;
+	struct completion stall_release;
 } st;
 
 
@@ -78,6 +93,8 @@ static void client_send_handler(struct ib_mad_agent *agent,
 	ib_free_send_mad(wc->send_buf);
 	if (wc->status == IB_WC_SUCCESS)
 		atomic_inc(&st.client_sends_ok);
+	else if (wc->status == IB_WC_GENERAL_ERR)
+		atomic_inc(&st.client_sends_general_err);
 	atomic_inc(&st.client_sends_done);
 	complete(&st.client_send);
 }
@@ -155,6 +172,15 @@ static void slow_recv_handler(struct ib_mad_agent *agent,
 	msleep(500);
 	ib_free_recv_mad(recv_wc);
 	atomic_inc(&st.slow_finished);
+}
+
+static void stall_recv_handler(struct ib_mad_agent *agent,
+			       struct ib_mad_send_buf *send_buf,
+			       struct ib_mad_recv_wc *recv_wc)
+{
+	if (atomic_inc_return(&st.stall_count) == 1)
+		wait_for_completion_timeout(&st.stall_release, 120 * HZ);
+	ib_free_recv_mad(recv_wc);
 }
 
 /* A request from the client: class @class, @method, TID low half @lo. */
@@ -675,6 +701,120 @@ static void test_unregister_waits_for_buffers(void)
 	destroy_work_on_stack(&u.work);
 }
 
+/*
+ * More sends than the GSI QP's send queue and the port's backlog hold,
+ * posted with bottom halves (so preemption too) off: no completion can
+ * free a slot meanwhile on this CPU, so ST_SEND_DEPTH go to the QP,
+ * ST_MAX_BACKLOG wait, and the rest end at once with IB_WC_GENERAL_ERR
+ * (mad.sh: tx_dropped_backlog_full is 80).  Every post returns 0 and
+ * every send reaches its send_handler.  (Exact on one CPU, as the lanes
+ * run; on more, completions may free slots meanwhile.)
+ */
+static void test_backlog_cap(void)
+{
+	enum { N = ST_SEND_DEPTH + ST_MAX_BACKLOG + 80 };
+	int done = atomic_read(&st.client_sends_done);
+	int failed = atomic_read(&st.client_sends_general_err);
+	struct ib_mad_send_buf **sb;
+	int i, made, posted = 0;
+
+	sb = kcalloc(N, sizeof(*sb), GFP_KERNEL);
+	if (!sb) {
+		ST_CHECK(sb);
+		return;
+	}
+	for (made = 0; made < N; made++) {
+		sb[made] = st_request(ST_CLASS, IB_MGMT_METHOD_SEND,
+				      0xa000 + made, 0, 0);
+		if (IS_ERR(sb[made]))
+			break;
+	}
+	ST_CHECK(made == N);
+	local_bh_disable();
+	for (i = 0; i < made; i++)
+		if (!ib_post_send_mad(sb[i]))
+			posted++;
+	local_bh_enable();
+	for (i = posted; i < made; i++)
+		ib_free_send_mad(sb[i]);
+	kfree(sb);
+	ST_CHECK(posted == made);
+	for (i = 0; i < 1500 &&
+	     atomic_read(&st.client_sends_done) - done < posted; i++)
+		msleep(20);
+	ST_CHECK(atomic_read(&st.client_sends_done) - done == posted);
+	failed = atomic_read(&st.client_sends_general_err) - failed;
+	ST_CHECK(failed > 0);
+	if (num_online_cpus() == 1)
+		ST_CHECK(failed == posted - ST_SEND_DEPTH - ST_MAX_BACKLOG);
+	pr_info("mad_selftest: %d sends at once: %d refused by the backlog cap\n",
+		posted, failed);
+}
+
+/*
+ * Requests to an agent whose handler does not return: it holds one, and
+ * ST_MAX_QUEUED more wait; the rest are dropped (mad.sh: counted in
+ * rx_dropped_agent_busy).  1 + ST_MAX_QUEUED + 200 of them, in rounds
+ * of 32 (the receive ring is 64 deep, so all of them arrive); once the
+ * handler returns, exactly 1 + ST_MAX_QUEUED have reached it.
+ */
+static void test_request_queue_cap(void)
+{
+	struct ib_mad_reg_req req = {
+		.mgmt_class = ST_CLASS,
+		.mgmt_class_version = ST_CLASS_VERSION + 2,
+	};
+	enum { N = 1 + ST_MAX_QUEUED + 200 };
+	struct ib_mad_agent *stall;
+	int sent = 0, i, j, last;
+
+	__set_bit(IB_MGMT_METHOD_SEND, req.method_mask);
+	init_completion(&st.stall_release);
+	stall = ib_register_mad_agent(st.dev, 1, &req, sink_send_handler,
+				      stall_recv_handler, NULL);
+	ST_CHECK(!IS_ERR(stall));
+	if (IS_ERR(stall))
+		return;
+	while (sent < N) {
+		int done = atomic_read(&st.client_sends_done), n = 0;
+
+		st.class_version = ST_CLASS_VERSION + 2;
+		for (j = 0; j < 32 && sent < N; j++) {
+			struct ib_mad_send_buf *sb;
+
+			sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND,
+					0xb000 + sent, 0, 0);
+			if (IS_ERR(sb))
+				break;
+			if (ib_post_send_mad(sb)) {
+				ib_free_send_mad(sb);
+				break;
+			}
+			n++;
+			sent++;
+		}
+		st.class_version = ST_CLASS_VERSION;
+		if (!n)
+			break;
+		for (j = 0; j < 500 &&
+		     atomic_read(&st.client_sends_done) - done < n; j++)
+			msleep(10);
+	}
+	ST_CHECK(sent == N);
+	msleep(500);	/* the last round's receives */
+	ST_CHECK(atomic_read(&st.stall_count) == 1);
+	complete(&st.stall_release);
+	last = -1;
+	for (i = 0; i < 100 && atomic_read(&st.stall_count) != last; i++) {
+		last = atomic_read(&st.stall_count);
+		msleep(100);
+	}
+	ST_CHECK(atomic_read(&st.stall_count) == 1 + ST_MAX_QUEUED);
+	pr_info("mad_selftest: %d requests to a stalled agent: %d handled\n",
+		sent, atomic_read(&st.stall_count));
+	ib_unregister_mad_agent(stall);
+}
+
 /* Unregistering with a send waiting: its handler runs before it returns. */
 static void test_unregister_flushes(void)
 {
@@ -716,6 +856,8 @@ static int __init mad_selftest_init(void)
 		test_unclaimed_answered();
 		test_burst();
 		test_malformed_dropped();
+		test_backlog_cap();
+		test_request_queue_cap();
 		test_unregister_waits_for_handler();
 		test_unregister_waits_for_buffers();
 		test_unregister_flushes();

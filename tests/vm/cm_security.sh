@@ -10,6 +10,8 @@
 # Every part runs on both stacks; where stock behaves differently, the part
 # prints the difference as a "# " line and asserts only what both must do,
 # except for the checks that are the fix itself (guarded by STACK=ours).
+#   cm_security.sh [PART...]   only the parts whose names start with one
+#                              of PART (e.g. "50"); all without arguments
 set -u
 . /oot-src/tests/vm/lib.sh
 STACK=${OOT_STACK:?}
@@ -60,8 +62,20 @@ t_run "GIDs of $IP4 and $IP6 on $DEV" wait_until 30 eval \
 	"gid_present 0000:0000:0000:0000:0000:ffff:0a00:020f && gid_present fd00:0000:0000:0000:0000:0000:0000:0015"
 echo "# slab debugging: $(tr ' ' '\n' </proc/cmdline | grep -E '^(slub_debug|init_on_free|page_poison)=' | tr '\n' ' ')"
 
+part_selected() # FILE: chosen by this run's arguments
+{
+	local want
+	[ ${#PARTS[@]} = 0 ] && return 0
+	for want in "${PARTS[@]}"; do
+		case ${1##*/} in "$want"*) return 0 ;; esac
+	done
+	return 1
+}
+PARTS=("$@")
+[ ${#PARTS[@]} -gt 0 ] && echo "# parts: ${PARTS[*]}"
 for part in /oot-src/tests/vm/cmsec/*.sh; do
 	[ -e "$part" ] || continue
+	part_selected "$part" || continue
 	echo "# --- ${part##*/}"
 	. "$part"
 done

@@ -50,6 +50,13 @@ if [ "${OOT_STACK:-ours}" = ours ]; then
 	t_run "timeouts counted" test "$(counter tx_timeouts)" -ge 1
 	t_eq "the selftest's short and version-2 MADs dropped and counted" "1 1" \
 		echo "$(counter rx_dropped_short) $(counter rx_dropped_bad_base_version)"
+	# test_backlog_cap: 64 + 256 + 80 sends at once on one CPU
+	t_eq "sends beyond the backlog cap counted (tx_dropped_backlog_full)" 80 \
+		counter tx_dropped_backlog_full
+	# test_request_queue_cap: 1 + 1024 + 200 to a stalled agent
+	# (all 200 unless the receive ring ran dry for some, which rxe counts)
+	t_run "requests beyond a stalled agent's queue counted (rx_dropped_agent_busy)" \
+		test "$(counter rx_dropped_agent_busy)" -ge 1 -a "$(counter rx_dropped_agent_busy)" -le 200
 	t_run "rmmod mad_selftest" rmmod mad_selftest
 	t_eq "rdma res unchanged by the selftest" "$res" res_summary
 fi

@@ -35,13 +35,29 @@
  *   sidr-req:PORT:ID  an rdma_cm SIDR_REQ (UDP port space, IPv4 header
  *                from the source GID to the GID) for PORT, request ID ID;
  *                the TID follows from ID, so sending it twice is a retry
+ * and floods (issue 19, "bounded under a flood"), COUNT datagrams each,
+ * every one with a fresh comm ID / request ID (and a fresh QPN for REQs),
+ * sent back to back with up to FLOOD_WINDOW sends in flight:
+ *   flood-req:COUNT[:PORT]   REQs for rdma_cm TCP port PORT (decimal;
+ *                default 1, where nobody listens: each is answered by a
+ *                REJ), with a valid rdma_cm private-data header so that
+ *                a listener's rdma_cm takes them as connection requests
+ *   flood-dreq:COUNT   DREQs naming comm IDs nobody has (each answered by
+ *                a DREP)
+ *   flood-sidr:COUNT[:PORT]  SIDR_REQs for rdma_cm UDP port PORT (default
+ *                1: answered by a SIDR_REP "unsupported")
+ *   flood-get:COUNT  Gets of management class 0x2f, which no agent takes
+ *                (the MAD layer answers each with a status GetResp)
+ * COUNT is decimal.
  * The QP uses the GSI Q_Key 0x80010000 (a controlled Q_Key: root only).
- * Prints "sent KIND" per datagram and exits 0 once every send completed.
+ * Prints "sent KIND" per datagram (per flood: one line with the count and
+ * the time it took) and exits 0 once every send completed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <endian.h>
 #include <infiniband/verbs.h>
 /* the project's own wire layouts (pure headers, userspace-clean) */
@@ -53,6 +69,15 @@
 #define OVERSIZE_LEN 1024
 #define UD_SMALL_LEN 64
 #define BUF_LEN (OVERSIZE_LEN > MAD_WIRE_SIZE ? OVERSIZE_LEN : MAD_WIRE_SIZE)
+/*
+ * Sends in flight during a flood, each with its own slot of the buffer
+ * (the send queue is FLOOD_WINDOW deep): enough to keep rxe busy, and the
+ * buffer small.
+ */
+#define FLOOD_WINDOW 32
+#define MR_LEN (BUF_LEN * FLOOD_WINDOW)
+#define RDMA_PS_TCP_SID 0x0000000001060000ull
+#define RDMA_PS_UDP_SID 0x0000000001110000ull
 
 /* Where one datagram goes. */
 struct inject_dest {
@@ -264,11 +289,174 @@ static int build_oversize(const char *kind, u8 *m, struct inject_dest *d)
 	return len;
 }
 
+/* The kinds of flood, and what each datagram of one is. */
+enum flood_kind { FLOOD_REQ, FLOOD_DREQ, FLOOD_SIDR, FLOOD_GET };
+
+struct flood {
+	enum flood_kind kind;
+	unsigned long count;
+	unsigned int port;	/* rdma_cm port (REQ, SIDR_REQ) */
+	u32 id_base;		/* comm IDs / request IDs: id_base + i */
+};
+
+/* flood-KIND:COUNT[:PORT]: 1 and @f filled in, 0 if not a flood. */
+static int parse_flood(const char *kind, struct flood *f)
+{
+	static const struct { const char *name; enum flood_kind kind; } k[] = {
+		{ "flood-req:", FLOOD_REQ },
+		{ "flood-dreq:", FLOOD_DREQ },
+		{ "flood-sidr:", FLOOD_SIDR },
+		{ "flood-get:", FLOOD_GET },
+	};
+	char tail;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		size_t n = strlen(k[i].name);
+
+		if (strncmp(kind, k[i].name, n))
+			continue;
+		f->kind = k[i].kind;
+		f->port = 1;
+		if (sscanf(kind + n, "%lu:%u%c", &f->count, &f->port,
+			   &tail) == 2 && f->port < 65536)
+			return 1;
+		f->port = 1;
+		if (sscanf(kind + n, "%lu%c", &f->count, &tail) == 1)
+			return 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Datagram @i of flood @f, in @m (MAD_WIRE_SIZE bytes). */
+static void build_flood(u8 *m, const struct flood *f, unsigned long i,
+			const struct inject_ctx *c)
+{
+	u32 id = f->id_base + (u32)i;
+	struct cm_req r;
+	u8 *pdata;
+
+	memset(m, 0, MAD_WIRE_SIZE);
+	switch (f->kind) {
+	case FLOOD_REQ:
+		build_req(m, RDMA_PS_TCP_SID | f->port, &c->gid);
+		cm_req_unpack(m + MAD_WIRE_HDR_SIZE, &r);
+		r.local_comm_id = id;
+		/* a QPN nobody is connected to: not a stale connection */
+		r.local_qpn = (0x800000 | (u32)i) & 0xffffff;
+		r.local_ca_guid = c->node_guid ^ 0xf100d;
+		memcpy(r.primary.local_gid, c->sgid.raw, 16);
+		cm_req_pack(m + MAD_WIRE_HDR_SIZE, &r);
+		mad_wire_put64(m + MAD_WIRE_OFF_TID, 0xf1000000000000ull | id);
+		/* rdma_cm's header: version 0, IPv4, source port, addresses */
+		pdata = m + MAD_WIRE_HDR_SIZE + CM_REQ_PDATA_OFF;
+		pdata[1] = 4 << 4;
+		pdata[2] = (u8)(id >> 8);
+		pdata[3] = (u8)id;
+		put_ip4(pdata + 4, &c->sgid);
+		put_ip4(pdata + 20, &c->gid);
+		break;
+	case FLOOD_DREQ:
+		build_dreq(m, id, ~id, 0x800000 | (u32)i);
+		break;
+	case FLOOD_SIDR:
+		build_sidr_req(m, c, f->port, id);
+		break;
+	case FLOOD_GET:
+		build_hdr(m, 0, 0xf2000000000000ull | id);
+		m[MAD_WIRE_OFF_MGMT_CLASS] = 0x2f;
+		m[MAD_WIRE_OFF_CLASS_VERSION] = 1;
+		m[MAD_WIRE_OFF_METHOD] = 0x01;	/* Get */
+		break;
+	}
+}
+
 static int to_state(struct ibv_qp *qp, enum ibv_qp_state state, int mask,
 		    struct ibv_qp_attr *attr)
 {
 	attr->qp_state = state;
 	return ibv_modify_qp(qp, attr, IBV_QP_STATE | mask);
+}
+
+/* One datagram of @len bytes at @buf to QP1 (or @d); 0 once posted. */
+static int post_one(struct ibv_qp *qp, struct ibv_ah *ah, struct ibv_mr *mr,
+		    u8 *buf, int len, const struct inject_dest *d)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf, .length = len, .lkey = mr->lkey,
+	};
+	struct ibv_send_wr wr = {0}, *bad;
+
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_SEND;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = d->qpn;
+	wr.wr.ud.remote_qkey = d->qkey;
+	if (ibv_post_send(qp, &wr, &bad)) {
+		perror("post_send");
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait for @n send completions, all successful; 0 if they were. */
+static int reap(struct ibv_cq *cq, int n, const char *what)
+{
+	struct ibv_wc wc[FLOOD_WINDOW];
+	long polls = 0;
+	int got;
+
+	while (n > 0) {
+		got = ibv_poll_cq(cq, n < FLOOD_WINDOW ? n : FLOOD_WINDOW, wc);
+		if (got < 0 || (got == 0 && polls++ > 50000000)) {
+			fprintf(stderr, "%s: send completion missing\n", what);
+			return -1;
+		}
+		for (int i = 0; i < got; i++)
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				fprintf(stderr, "%s: send completion %s\n",
+					what, ibv_wc_status_str(wc[i].status));
+				return -1;
+			}
+		n -= got;
+	}
+	return 0;
+}
+
+/* Send flood @f with up to FLOOD_WINDOW datagrams in flight. */
+static int send_flood(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_ah *ah,
+		      struct ibv_mr *mr, u8 *buf, const struct flood *f,
+		      const struct inject_ctx *c, const char *what)
+{
+	const struct inject_dest d = { .qpn = 1, .qkey = GSI_QKEY };
+	struct timespec t0, t1;
+	unsigned long i;
+	int inflight = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < f->count; i++) {
+		u8 *m = buf + (i % FLOOD_WINDOW) * BUF_LEN;
+
+		/* the slot's last send must be done before it is rewritten */
+		if (inflight == FLOOD_WINDOW) {
+			if (reap(cq, 1, what))
+				return -1;
+			inflight--;
+		}
+		build_flood(m, f, i, c);
+		if (post_one(qp, ah, mr, m, MAD_WIRE_SIZE, &d))
+			return -1;
+		inflight++;
+	}
+	if (reap(cq, inflight, what))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("sent %s (%lu datagrams in %.1f s)\n", what, f->count,
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -318,9 +506,9 @@ int main(int argc, char **argv)
 	c.gid = gid;
 	c.node_guid = be64toh(ibv_get_device_guid(dev));
 	pd = ibv_alloc_pd(ctx);
-	cq = pd ? ibv_create_cq(ctx, 16, NULL, NULL, 0) : NULL;
-	buf = calloc(1, BUF_LEN);
-	mr = cq && buf ? ibv_reg_mr(pd, buf, BUF_LEN, 0) : NULL;
+	cq = pd ? ibv_create_cq(ctx, FLOOD_WINDOW, NULL, NULL, 0) : NULL;
+	buf = calloc(1, MR_LEN);
+	mr = cq && buf ? ibv_reg_mr(pd, buf, MR_LEN, 0) : NULL;
 	if (!mr) {
 		perror("pd/cq/mr");
 		return 1;
@@ -328,7 +516,7 @@ int main(int argc, char **argv)
 	init.send_cq = cq;
 	init.recv_cq = cq;
 	init.qp_type = IBV_QPT_UD;
-	init.cap.max_send_wr = 4;
+	init.cap.max_send_wr = FLOOD_WINDOW;
 	init.cap.max_recv_wr = 1;
 	init.cap.max_send_sge = 1;
 	init.cap.max_recv_sge = 1;
@@ -356,39 +544,31 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 3; i < argc; i++) {
-		struct ibv_sge sge = { .addr = (uintptr_t)buf, .lkey = mr->lkey };
-		struct ibv_send_wr wr = {0}, *bad;
 		struct inject_dest dest = { .qpn = 1, .qkey = GSI_QKEY };
-		struct ibv_wc wc;
-		int len = build_oversize(argv[i], buf, &dest), polls = 0;
+		/* fresh IDs per run, without disturbing rand()'s sequence */
+		struct flood f = {
+			.id_base = ((u32)time(NULL) ^ (u32)getpid() << 16 ^
+				    (u32)i << 28) * 2654435761u,
+		};
+		int len, fl = parse_flood(argv[i], &f);
 
-		if (len < 0 && strchr(argv[i], ':'))
+		if (fl > 0) {
+			if (send_flood(qp, cq, ah, mr, buf, &f, &c, argv[i]))
+				return 1;
+			continue;
+		}
+		len = fl < 0 ? -1 : build_oversize(argv[i], buf, &dest);
+		if (len < 0 && fl == 0 && strchr(argv[i], ':'))
 			len = build_addressed(argv[i], buf, &c);
-		else if (len < 0)
+		else if (len < 0 && fl == 0)
 			len = build(argv[i], buf, &gid);
 		if (len < 0) {
 			fprintf(stderr, "unknown kind %s\n", argv[i]);
 			return 2;
 		}
-		sge.length = len;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		wr.opcode = IBV_WR_SEND;
-		wr.send_flags = IBV_SEND_SIGNALED;
-		wr.wr.ud.ah = ah;
-		wr.wr.ud.remote_qpn = dest.qpn;
-		wr.wr.ud.remote_qkey = dest.qkey;
-		if (ibv_post_send(qp, &wr, &bad)) {
-			perror("post_send");
+		if (post_one(qp, ah, mr, buf, len, &dest) ||
+		    reap(cq, 1, argv[i]))
 			return 1;
-		}
-		while ((n = ibv_poll_cq(cq, 1, &wc)) == 0 && polls++ < 5000000)
-			;
-		if (n != 1 || wc.status != IBV_WC_SUCCESS) {
-			fprintf(stderr, "%s: send completion %s\n", argv[i],
-				n == 1 ? ibv_wc_status_str(wc.status) : "missing");
-			return 1;
-		}
 		printf("sent %s (%d bytes)\n", argv[i], len);
 	}
 	ibv_destroy_ah(ah);

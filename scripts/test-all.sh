@@ -213,10 +213,14 @@ cm_lanes() # ABI
 		echo "== stock CM suite on $1: the recorded reference $ref"
 		sed "s/^/#   /" "$ref/README"
 	fi
+	# Two vCPUs, as the stock reference was recorded: qperf's server child
+	# segfaults in libibverbs as it ends a test (on both stacks), and on
+	# one vCPU rc_lat's connection after rc_bw's crashed child was
+	# rejected (twice on ours, at 8056d2e and 9a09917; never on two).
 	for stack in $stacks; do
 		rm -rf "build/test-logs/cm-$stack"
 		suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
-			--name cm --timeout 2400 --out "build/test-logs/cm-$stack" -- \
+			--name cm --smp 2 --timeout 2400 --out "build/test-logs/cm-$stack" -- \
 			tests/vm/cm.sh
 	done
 	suite compare-cm tests/compare-cm.sh "$stocklog" build/test-logs/cm-ours

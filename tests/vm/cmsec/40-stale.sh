@@ -20,24 +20,6 @@ MI=/oot-src/tests/vm/bin/mad_inject
 SL=$OUT/stale
 mkdir -p "$SL"
 
-cmc() { cat /sys/class/infiniband/$DEV/ports/1/"$1"/"$2"; } # DIR MSG
-cm_drop() # NAME: a drop counter of ib_cm's debugfs (ours), 0 if absent
-{
-	awk -v n="$1" '$1 == n { v = $2 } END { print v + 0 }' \
-		/sys/kernel/debug/ib_cm/$DEV-1 2>/dev/null
-}
-gid_index() # GID: its RoCE v2 index on port 1
-{
-	local f i
-	for f in /sys/class/infiniband/$DEV/ports/1/gids/*; do
-		i=${f##*/}
-		[ "$(cat "$f" 2>/dev/null)" = "$1" ] || continue
-		[ "$(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/"$i" 2>/dev/null)" = "RoCE v2" ] || continue
-		echo "$i"
-		return 0
-	done
-	return 1
-}
 GID_A=0000:0000:0000:0000:0000:ffff:0a00:020f	# $IP4
 GID_B=0000:0000:0000:0000:0000:ffff:0a00:0210	# $IP4B
 

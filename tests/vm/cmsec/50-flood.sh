@@ -28,54 +28,31 @@ FLOOD_N=${FLOOD_N:-20000}
 # FZP), +447 MiB without them; 16 MiB leaves more than twice the margin.
 FLOOD_SLAB_KB=${FLOOD_SLAB_KB:-16384}
 
-fl_gid_index() # GID: its RoCE v2 index on port 1
-{
-	local f i
-	for f in /sys/class/infiniband/$DEV/ports/1/gids/*; do
-		i=${f##*/}
-		[ "$(cat "$f" 2>/dev/null)" = "$1" ] || continue
-		[ "$(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/"$i" 2>/dev/null)" = "RoCE v2" ] || continue
-		echo "$i"
-		return 0
-	done
-	return 1
-}
-fl_cm_drop() # NAME: a counter of ib_cm's debugfs (ours), 0 if absent
-{
-	awk -v n="$1" '$1 == n { v = $2 } END { print v + 0 }' \
-		/sys/kernel/debug/ib_cm/$DEV-1 2>/dev/null
-}
-fl_mad() # NAME: a counter of ib_mad's debugfs (ours), 0 if absent
-{
-	awk -v n="$1" '$1 == n { v = $2 } END { print v + 0 }' \
-		/sys/kernel/debug/ib_mad/$DEV-1 2>/dev/null
-}
-fl_cmc() { cat /sys/class/infiniband/$DEV/ports/1/"$1"/"$2"; } # DIR MSG
 fl_slab() { awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo; }
 fl_qps() { rdma res show qp 2>/dev/null | wc -l; }
 fl_ids() { [ -r /sys/kernel/debug/ib_cm/ids ] && wc -l </sys/kernel/debug/ib_cm/ids; }
 fl_counters() # one line of what the flood made the stack count
 {
 	local c
-	for c in req dreq sidr_req; do printf 'rx %s %s, ' $c "$(fl_cmc cm_rx_msgs $c)"; done
-	for c in rej drep sidr_rep; do printf 'tx %s %s, ' $c "$(fl_cmc cm_tx_msgs $c)"; done
+	for c in req dreq sidr_req; do printf 'rx %s %s, ' $c "$(cmc cm_rx_msgs $c)"; done
+	for c in rej drep sidr_rep; do printf 'tx %s %s, ' $c "$(cmc cm_tx_msgs $c)"; done
 	if [ "$STACK" = ours ]; then
 		for c in tx_answer_ratelimited rx_dropped_listen_full; do
-			printf 'ib_cm %s %s, ' $c "$(fl_cm_drop $c)"
+			printf 'ib_cm %s %s, ' $c "$(cm_drop $c)"
 		done
 		for c in rx_delivered rx_dropped_agent_busy tx_dropped_backlog_full tx_errors tx_unclaimed_answered tx_unclaimed_ratelimited; do
-			printf 'ib_mad %s %s, ' $c "$(fl_mad $c)"
+			printf 'ib_mad %s %s, ' $c "$(debugfs_counter ib_mad $c)"
 		done
 	fi
 	echo
 }
 
-GA=$(fl_gid_index 0000:0000:0000:0000:0000:ffff:0a00:020f)
+GA=$(gid_index 0000:0000:0000:0000:0000:ffff:0a00:020f)
 sync
 echo 2 >/proc/sys/vm/drop_caches
-slab0=$(fl_slab) qps0=$(fl_qps) req0=$(fl_cmc cm_rx_msgs req)
-rl0=$(fl_cm_drop tx_answer_ratelimited) lf0=$(fl_cm_drop rx_dropped_listen_full)
-ur0=$(fl_mad tx_unclaimed_ratelimited)
+slab0=$(fl_slab) qps0=$(fl_qps) req0=$(cmc cm_rx_msgs req)
+rl0=$(cm_drop tx_answer_ratelimited) lf0=$(cm_drop rx_dropped_listen_full)
+ur0=$(debugfs_counter ib_mad tx_unclaimed_ratelimited)
 echo "# flood: GID index $GA, SUnreclaim before ${slab0} kB, $qps0 QP lines, FLOOD_N=$FLOOD_N"
 echo "# flood: before: $(fl_counters)"
 
@@ -102,7 +79,7 @@ $MI $DEV "$GA" "flood-req:$FLOOD_N:7500" "flood-req:$FLOOD_N" \
 	"flood-dreq:$FLOOD_N" "flood-get:$((FLOOD_N / 4))" >"$FL/inject" 2>&1 &
 INJ=$!
 # the honest rping, once the flood is well under way
-wait_until 60 eval "[ \$((\$(fl_cmc cm_rx_msgs req) - req0)) -gt $((FLOOD_N / 4)) ] || ! kill -0 $INJ 2>/dev/null"
+wait_until 60 eval "[ \$((\$(cmc cm_rx_msgs req) - req0)) -gt $((FLOOD_N / 4)) ] || ! kill -0 $INJ 2>/dev/null"
 echo "# flood: honest rping starts after $(($(date +%s) - t0)) s: $(fl_counters)"
 if timeout 120 rping -c -a $IP4 -p 7600 -C 10 -v -V >"$FL/honest-client" 2>&1 &&
    [ "$(grep -c 'ping data' "$FL/honest-client")" = 10 ]; then
@@ -121,7 +98,7 @@ t_run "flood: the injector sent all $((5 * FLOOD_N + FLOOD_N / 4)) datagrams" \
 	test "$inj_rc/$(grep -c '^sent flood' "$FL/inject")" = 0/6
 sed 's/^/# flood: /' "$FL/inject"
 # rxe queues what it received: the counts settle a little after the sends
-fl_rx() { echo $(($(fl_cmc cm_rx_msgs req) + $(fl_cmc cm_rx_msgs dreq) + $(fl_cmc cm_rx_msgs sidr_req))); }
+fl_rx() { echo $(($(cmc cm_rx_msgs req) + $(cmc cm_rx_msgs dreq) + $(cmc cm_rx_msgs sidr_req))); }
 rx_last=-1
 while [ "$(fl_rx)" != "$rx_last" ]; do rx_last=$(fl_rx); sleep 2; done
 kill $SAMPLER 2>/dev/null
@@ -137,11 +114,11 @@ if [ "$STACK" = ours ]; then
 	t_run "flood: unreclaimable slab rose less than $FLOOD_SLAB_KB kB at the peak (+$((peak - slab0)) kB)" \
 		test $((peak - slab0)) -lt "$FLOOD_SLAB_KB"
 	t_run "flood: unanswered REQs/DREQs/SIDR_REQs beyond the rate counted (tx_answer_ratelimited)" \
-		test "$(fl_cm_drop tx_answer_ratelimited)" -gt "$rl0"
+		test "$(cm_drop tx_answer_ratelimited)" -gt "$rl0"
 	t_run "flood: REQs beyond the listener's unanswered cap counted (rx_dropped_listen_full)" \
-		test "$(fl_cm_drop rx_dropped_listen_full)" -gt "$lf0"
+		test "$(cm_drop rx_dropped_listen_full)" -gt "$lf0"
 	t_run "flood: unclaimed Gets beyond the answer rate counted (tx_unclaimed_ratelimited)" \
-		test "$(fl_mad tx_unclaimed_ratelimited)" -gt "$ur0"
+		test "$(debugfs_counter ib_mad tx_unclaimed_ratelimited)" -gt "$ur0"
 fi
 
 kill -CONT $SR $SU 2>/dev/null

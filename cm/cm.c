@@ -269,13 +269,9 @@ int cm_set_av_from_path(struct cm_id_priv *priv, struct ib_cm_path *path)
 
 bool cm_listen_take_slot(struct cm_id_priv *listen)
 {
-	int n = atomic_read(&listen->unanswered);
-
-	do {
-		if (n >= CM_LISTEN_MAX_UNANSWERED)
-			return false;
-	} while (!atomic_try_cmpxchg(&listen->unanswered, &n, n + 1));
-	return true;
+	/* only ever raised here, one at a time: it never passes the bound */
+	return atomic_add_unless(&listen->unanswered, 1,
+				 CM_LISTEN_MAX_UNANSWERED);
 }
 
 void cm_listen_put_slot(struct cm_id_priv *listen)

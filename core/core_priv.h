@@ -53,6 +53,15 @@ int ib_sysfs_setup(struct ib_device *ibdev);	/* after device_add() */
 void ib_sysfs_cleanup(struct ib_device *ibdev);	/* before device_del() */
 extern const struct attribute_group ib_dev_attr_group;
 
+/*
+ * objects.c: an MR that takes no use of its PD and is not in `rdma res`
+ * (the PD's own DMA MR, verbs.c), and its undoing.
+ */
+struct ib_mr *ib_mr_make(struct ib_pd *pd, struct ib_uobject *uobj,
+			 const struct ib_mr_source *src,
+			 struct ib_udata *udata);
+void ib_mr_unmake(struct ib_mr *mr);
+
 /* link.c */
 int rdma_link_newlink(const char *type, const char *ibdev_name,
 		      struct net_device *ndev);

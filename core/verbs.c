@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Kernel verbs: PDs, CQs, QPs, AHs and MRs owned by in-kernel consumers
- * (the MAD layer, ib_cm, rdma_cm), made through the same driver ops as
- * ib_uverbs uses, with udata NULL and no uobject.  Objects made here count
- * in the device's res_count, so `rdma res` shows them as it shows
- * userspace's.
- *
- * Usage counts follow ib_uverbs: a QP holds its PD, CQs and SRQ, an AH
- * and an MR their PD; destroying an object still in use is refused with
- * -EBUSY (the consumer has a bug; it is logged once).
+ * (the MAD layer, ib_cm, rdma_cm).  They are made and destroyed by the
+ * same entry points as ib_uverbs' (core/objects.c), with udata NULL and no
+ * uobject, so they count in `rdma res` and hold their PD, CQs and SRQ as
+ * userspace's do.  What is added here is what only kernel consumers have:
+ * a PD's DMA MR (pd->local_dma_lkey), CQs the core polls, and AHs whose
+ * source GID the core resolves.  A consumer that frees a PD or CQ still
+ * in use has a bug: it is logged once and the object is left allocated.
  *
  * CQs of ib_alloc_cq() are polled by the core.  The flow of a completion:
  *
@@ -39,139 +38,58 @@
 #define IB_POLL_BUDGET		(4 * IB_POLL_BATCH)
 
 
-/* Driver structures embed ours first (see struct ib_device_ops). */
-static void *ib_obj_alloc(size_t drv_size, size_t core_size)
-{
-	return kzalloc(max(drv_size, core_size), GFP_KERNEL);
-}
-
-static void ib_res_add(struct ib_device *ibdev, enum ib_res_kind kind,
-		       int delta)
-{
-	atomic_add(delta, &ibdev->res_count[kind]);
-}
-
 /* ------------------------------------------------------------------ */
 /* Protection domains and DMA MRs                                       */
 /* ------------------------------------------------------------------ */
 
-static struct ib_mr *ib_dma_mr_make(struct ib_pd *pd, int access)
-{
-	struct ib_device *ibdev = pd->device;
-	struct ib_mr *mr;
-	int ret;
-
-	if (!ibdev->ops.get_dma_mr)
-		return ERR_PTR(-EOPNOTSUPP);
-	mr = ib_obj_alloc(ibdev->ops.size_ib_mr, sizeof(*mr));
-	if (!mr)
-		return ERR_PTR(-ENOMEM);
-	mr->device = ibdev;
-	mr->pd = pd;
-	ret = ibdev->ops.get_dma_mr(mr, access);
-	if (ret) {
-		kfree(mr);
-		return ERR_PTR(ret);
-	}
-	return mr;
-}
-
-static void ib_dma_mr_free(struct ib_mr *mr)
-{
-	int ret = mr->device->ops.dereg_mr(mr, NULL);
-
-	if (ret)
-		dev_warn(&mr->device->dev, "DMA MR dereg failed: %d\n", ret);
-	else
-		kfree(mr);
-}
-
 struct ib_pd *ib_alloc_pd(struct ib_device *ibdev, unsigned int flags)
 {
+	const struct ib_mr_source dma = { .access = IB_ACCESS_LOCAL_WRITE };
 	struct ib_mr *mr;
 	struct ib_pd *pd;
-	int ret;
 
 	if (flags)
 		return ERR_PTR(-EINVAL);
-	if (!ibdev->ops.alloc_pd)
-		return ERR_PTR(-EOPNOTSUPP);
-	pd = ib_obj_alloc(ibdev->ops.size_ib_pd, sizeof(*pd));
-	if (!pd)
-		return ERR_PTR(-ENOMEM);
-	pd->device = ibdev;
-	atomic_set(&pd->usecnt, 0);
-	ret = ibdev->ops.alloc_pd(pd, NULL);
-	if (ret) {
-		kfree(pd);
-		return ERR_PTR(ret);
-	}
+	pd = ib_alloc_pd_user(ibdev, NULL, NULL);
+	if (IS_ERR(pd) || !ibdev->ops.get_dma_mr)
+		return pd;
 	/* Not counted: stock keeps its internal MR out of `rdma res` too. */
-	if (ibdev->ops.get_dma_mr) {
-		mr = ib_dma_mr_make(pd, IB_ACCESS_LOCAL_WRITE);
-		if (IS_ERR(mr)) {
-			if (ibdev->ops.dealloc_pd)
-				ibdev->ops.dealloc_pd(pd, NULL);
-			kfree(pd);
-			return ERR_CAST(mr);
-		}
-		pd->internal_mr = mr;
-		pd->local_dma_lkey = mr->lkey;
+	mr = ib_mr_make(pd, NULL, &dma, NULL);
+	if (IS_ERR(mr)) {
+		ib_dealloc_pd_user(pd, NULL);
+		return ERR_CAST(mr);
 	}
-	ib_res_add(ibdev, IB_RES_PD, 1);
+	pd->internal_mr = mr;
+	pd->local_dma_lkey = mr->lkey;
 	return pd;
 }
 EXPORT_SYMBOL(ib_alloc_pd);
 
 void ib_dealloc_pd(struct ib_pd *pd)
 {
-	struct ib_device *ibdev = pd->device;
+	int ret;
 
 	if (pd->internal_mr) {
-		ib_dma_mr_free(pd->internal_mr);
+		ib_mr_unmake(pd->internal_mr);
 		pd->internal_mr = NULL;
 	}
-	WARN_ONCE(atomic_read(&pd->usecnt), "%s: PD still in use (%d)\n",
-		  ib_device_name(ibdev), atomic_read(&pd->usecnt));
-	if (ibdev->ops.dealloc_pd)
-		ibdev->ops.dealloc_pd(pd, NULL);
-	ib_res_add(ibdev, IB_RES_PD, -1);
-	kfree(pd);
+	ret = ib_dealloc_pd_user(pd, NULL);
+	WARN_ONCE(ret, "%s: ib_dealloc_pd: %d (uses %d)\n",
+		  ib_device_name(pd->device), ret, atomic_read(&pd->usecnt));
 }
 EXPORT_SYMBOL(ib_dealloc_pd);
 
 struct ib_mr *ib_get_dma_mr(struct ib_pd *pd, int access)
 {
-	struct ib_mr *mr;
+	const struct ib_mr_source dma = { .access = access };
 
-	if (access & ~IB_ACCESS_SUPPORTED)
-		return ERR_PTR(-EINVAL);
-	/* IBTA: remote write or atomic needs local write */
-	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & IB_ACCESS_LOCAL_WRITE))
-		return ERR_PTR(-EINVAL);
-	mr = ib_dma_mr_make(pd, access);
-	if (IS_ERR(mr))
-		return mr;
-	atomic_inc(&pd->usecnt);
-	ib_res_add(pd->device, IB_RES_MR, 1);
-	return mr;
+	return ib_reg_mr_user(pd, &dma, NULL, NULL);
 }
 EXPORT_SYMBOL(ib_get_dma_mr);
 
 int ib_dereg_mr(struct ib_mr *mr)
 {
-	struct ib_device *ibdev = mr->device;
-	struct ib_pd *pd = mr->pd;
-	int ret;
-
-	ret = ibdev->ops.dereg_mr(mr, NULL);
-	if (ret)
-		return ret;
-	atomic_dec(&pd->usecnt);
-	ib_res_add(ibdev, IB_RES_MR, -1);
-	kfree(mr);
-	return 0;
+	return ib_dereg_mr_user(mr, NULL);
 }
 EXPORT_SYMBOL(ib_dereg_mr);
 
@@ -185,46 +103,18 @@ struct ib_cq *ib_create_cq(struct ib_device *ibdev,
 			   void *cq_context,
 			   const struct ib_cq_init_attr *cq_attr)
 {
-	struct ib_cq *cq;
-	int ret;
-
-	if (!ibdev->ops.create_cq || !ibdev->ops.poll_cq)
+	if (!ibdev->ops.poll_cq)
 		return ERR_PTR(-EOPNOTSUPP);
 	if (!cq_attr || !cq_attr->cqe)
 		return ERR_PTR(-EINVAL);
-	cq = ib_obj_alloc(ibdev->ops.size_ib_cq, sizeof(*cq));
-	if (!cq)
-		return ERR_PTR(-ENOMEM);
-	cq->device = ibdev;
-	cq->comp_handler = comp_handler;
-	cq->event_handler = event_handler;
-	cq->cq_context = cq_context;
-	cq->poll_ctx = IB_POLL_DIRECT;
-	atomic_set(&cq->usecnt, 0);
-	ret = ibdev->ops.create_cq(cq, cq_attr, NULL);
-	if (ret) {
-		kfree(cq);
-		return ERR_PTR(ret);
-	}
-	ib_res_add(ibdev, IB_RES_CQ, 1);
-	return cq;
+	return ib_create_cq_user(ibdev, comp_handler, event_handler,
+				 cq_context, cq_attr, NULL, NULL);
 }
 EXPORT_SYMBOL(ib_create_cq);
 
 int ib_destroy_cq(struct ib_cq *cq)
 {
-	struct ib_device *ibdev = cq->device;
-	int ret;
-
-	if (atomic_read(&cq->usecnt))
-		return -EBUSY;
-	ret = ibdev->ops.destroy_cq(cq, NULL);
-	if (ret)
-		return ret;
-	ib_res_add(ibdev, IB_RES_CQ, -1);
-	kfree(cq->poll_wc);
-	kfree(cq);
-	return 0;
+	return ib_destroy_cq_user(cq, NULL);
 }
 EXPORT_SYMBOL(ib_destroy_cq);
 
@@ -355,57 +245,26 @@ EXPORT_SYMBOL(ib_free_cq);
 struct ib_qp *ib_create_qp(struct ib_pd *pd, struct ib_qp_init_attr *init)
 {
 	struct ib_device *ibdev = pd->device;
-	struct ib_qp *qp;
-	int ret;
 
-	if (!ibdev->ops.create_qp || !ibdev->ops.post_send_wrs)
+	if (!ibdev->ops.post_send_wrs)
 		return ERR_PTR(-EOPNOTSUPP);
 	if (!init->send_cq || !init->recv_cq)
 		return ERR_PTR(-EINVAL);
 	if ((init->qp_type == IB_QPT_GSI || init->qp_type == IB_QPT_SMI) &&
 	    !rdma_is_port_valid(ibdev, init->port_num))
 		return ERR_PTR(-EINVAL);
-	qp = ib_obj_alloc(ibdev->ops.size_ib_qp, sizeof(*qp));
-	if (!qp)
-		return ERR_PTR(-ENOMEM);
-	qp->device = ibdev;
-	qp->pd = pd;
-	qp->send_cq = init->send_cq;
-	qp->recv_cq = init->recv_cq;
-	qp->srq = init->srq;
-	qp->event_handler = init->event_handler;
-	qp->qp_context = init->qp_context;
-	qp->qp_type = init->qp_type;
-	qp->port_num = init->port_num;
-	ret = ibdev->ops.create_qp(qp, init, NULL);
-	if (ret) {
-		kfree(qp);
-		return ERR_PTR(ret);
-	}
-	atomic_inc(&pd->usecnt);
-	atomic_inc(&qp->send_cq->usecnt);
-	atomic_inc(&qp->recv_cq->usecnt);
-	if (qp->srq)
-		atomic_inc(&qp->srq->usecnt);
-	ib_res_add(ibdev, IB_RES_QP, 1);
-	return qp;
+	return ib_create_qp_user(pd, init, NULL, NULL);
 }
 EXPORT_SYMBOL(ib_create_qp);
 
-/*
- * Resolve @attr->sgid_index to its GID entry, referenced into
- * attr->sgid_attr.  A port of 0 means @def_port.
- */
-static int ib_ah_attr_resolve(struct ib_device *ibdev,
-			      struct ib_ah_attr *attr, u32 def_port)
+int rdma_ah_attr_resolve(struct ib_device *ibdev, struct ib_ah_attr *attr)
 {
 	const struct ib_gid_attr *sgid_attr;
 
 	attr->sgid_attr = NULL;
-	if (!attr->port_num)
-		attr->port_num = def_port;
 	if (!rdma_is_port_valid(ibdev, attr->port_num))
 		return -EINVAL;
+	/* RoCE GIDs are IP addresses: no route without them. */
 	if (!attr->is_global)
 		return rdma_port_get_link_layer(ibdev, attr->port_num) ==
 		       IB_LINK_LAYER_ETHERNET ? -EINVAL : 0;
@@ -415,6 +274,16 @@ static int ib_ah_attr_resolve(struct ib_device *ibdev,
 	attr->sgid_attr = sgid_attr;
 	return 0;
 }
+EXPORT_SYMBOL(rdma_ah_attr_resolve);
+
+/* A kernel consumer's port 0 means @def_port. */
+static int ib_ah_attr_resolve(struct ib_device *ibdev,
+			      struct ib_ah_attr *attr, u32 def_port)
+{
+	if (!attr->port_num)
+		attr->port_num = def_port;
+	return rdma_ah_attr_resolve(ibdev, attr);
+}
 
 static void ib_ah_attr_put(struct ib_ah_attr *attr)
 {
@@ -423,35 +292,68 @@ static void ib_ah_attr_put(struct ib_ah_attr *attr)
 	attr->sgid_attr = NULL;
 }
 
-int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
+static bool ib_port_is_ib(struct ib_device *ibdev, u32 port)
 {
+	return rdma_is_port_valid(ibdev, port) &&
+	       rdma_port_get_link_layer(ibdev, port) == IB_LINK_LAYER_INFINIBAND;
+}
+
+int ib_modify_qp_user(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
+		      struct ib_udata *udata)
+{
+	const struct ib_gid_attr *av_sgid = NULL, *alt_sgid = NULL;
 	struct ib_device *ibdev = qp->device;
-	u32 port = mask & IB_QP_PORT ? attr->port_num : qp->port_num;
+	u32 port = mask & IB_QP_PORT ? attr->port_num : READ_ONCE(qp->port_num);
 	int ret;
 
+	if (!ibdev->ops.modify_qp)
+		return -EOPNOTSUPP;
 	if (mask & IB_QP_PORT && !rdma_is_port_valid(ibdev, attr->port_num))
 		return -EINVAL;
-	if (!port)
-		port = 1;
+	/* Put what we got, whatever the driver does with @attr. */
 	if (mask & IB_QP_AV) {
-		ret = ib_ah_attr_resolve(ibdev, &attr->ah_attr, port);
+		ret = rdma_ah_attr_resolve(ibdev, &attr->ah_attr);
 		if (ret)
 			return ret;
+		av_sgid = attr->ah_attr.sgid_attr;
 	}
 	if (mask & IB_QP_ALT_PATH) {
-		ret = ib_ah_attr_resolve(ibdev, &attr->alt_ah_attr, port);
+		ret = rdma_ah_attr_resolve(ibdev, &attr->alt_ah_attr);
 		if (ret)
 			goto out;
+		alt_sgid = attr->alt_ah_attr.sgid_attr;
+		/* Path migration is an IB feature: not on RoCE, as in-tree. */
+		if (!ib_port_is_ib(ibdev, attr->alt_ah_attr.port_num) ||
+		    !ib_port_is_ib(ibdev, port)) {
+			ret = -EINVAL;
+			goto out;
+		}
 	}
-	ret = ibdev->ops.modify_qp(qp, attr, mask, NULL);
+	ret = ibdev->ops.modify_qp(qp, attr, mask, udata);
+	/* The port later modifies and address checks compare with. */
 	if (!ret && (mask & IB_QP_PORT))
-		qp->port_num = attr->port_num;
+		WRITE_ONCE(qp->port_num, port);
 out:
-	if (mask & IB_QP_ALT_PATH)
-		ib_ah_attr_put(&attr->alt_ah_attr);
-	if (mask & IB_QP_AV)
-		ib_ah_attr_put(&attr->ah_attr);
+	if (alt_sgid)
+		rdma_put_gid_attr(alt_sgid);
+	if (av_sgid)
+		rdma_put_gid_attr(av_sgid);
 	return ret;
+}
+EXPORT_SYMBOL(ib_modify_qp_user);
+
+int ib_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
+{
+	u32 port = mask & IB_QP_PORT ? attr->port_num : qp->port_num;
+
+	/* A kernel consumer's address port 0 means the QP's, else port 1. */
+	if (!port)
+		port = 1;
+	if ((mask & IB_QP_AV) && !attr->ah_attr.port_num)
+		attr->ah_attr.port_num = port;
+	if ((mask & IB_QP_ALT_PATH) && !attr->alt_ah_attr.port_num)
+		attr->alt_ah_attr.port_num = port;
+	return ib_modify_qp_user(qp, attr, mask, NULL);
 }
 EXPORT_SYMBOL(ib_modify_qp);
 
@@ -466,20 +368,7 @@ EXPORT_SYMBOL(ib_query_qp);
 
 int ib_destroy_qp(struct ib_qp *qp)
 {
-	struct ib_device *ibdev = qp->device;
-	int ret;
-
-	ret = ibdev->ops.destroy_qp(qp, NULL);
-	if (ret)
-		return ret;
-	atomic_dec(&qp->pd->usecnt);
-	atomic_dec(&qp->send_cq->usecnt);
-	atomic_dec(&qp->recv_cq->usecnt);
-	if (qp->srq)
-		atomic_dec(&qp->srq->usecnt);
-	ib_res_add(ibdev, IB_RES_QP, -1);
-	kfree(qp);
-	return 0;
+	return ib_destroy_qp_user(qp, NULL);
 }
 EXPORT_SYMBOL(ib_destroy_qp);
 
@@ -512,47 +401,21 @@ EXPORT_SYMBOL(ib_post_recv);
 
 struct ib_ah *ib_create_ah(struct ib_pd *pd, struct ib_ah_attr *ah_attr)
 {
-	struct ib_device *ibdev = pd->device;
 	struct ib_ah *ah;
 	int ret;
 
-	if (!ibdev->ops.create_ah)
-		return ERR_PTR(-EOPNOTSUPP);
-	ret = ib_ah_attr_resolve(ibdev, ah_attr, 1);
+	ret = ib_ah_attr_resolve(pd->device, ah_attr, 1);
 	if (ret)
 		return ERR_PTR(ret);
-	ah = ib_obj_alloc(ibdev->ops.size_ib_ah, sizeof(*ah));
-	if (!ah) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ah->device = ibdev;
-	ah->pd = pd;
-	ah->attr = *ah_attr;
-	ah->attr.sgid_attr = NULL;	/* only held during the call */
-	ret = ibdev->ops.create_ah(ah, ah_attr, NULL);
-	if (ret) {
-		kfree(ah);
-		goto out;
-	}
-	atomic_inc(&pd->usecnt);
-out:
+	ah = ib_create_ah_user(pd, ah_attr, NULL, NULL);
 	ib_ah_attr_put(ah_attr);
-	return ret ? ERR_PTR(ret) : ah;
+	return ah;
 }
 EXPORT_SYMBOL(ib_create_ah);
 
 int ib_destroy_ah(struct ib_ah *ah)
 {
-	struct ib_pd *pd = ah->pd;
-	int ret;
-
-	ret = ah->device->ops.destroy_ah(ah);
-	if (ret)
-		return ret;
-	atomic_dec(&pd->usecnt);
-	kfree(ah);
-	return 0;
+	return ib_destroy_ah_user(ah);
 }
 EXPORT_SYMBOL(ib_destroy_ah);
 

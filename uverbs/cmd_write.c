@@ -11,6 +11,9 @@
  * zero-extended; responses are truncated to, or zero-filled up to, the
  * size userspace gave, so that older and newer libraries both work.
  * Errnos follow the in-tree module.
+ *
+ * This file is the dispatcher only: each command's handler lives with its
+ * object (methods_*.c), the request and response copies in ioctl.c.
  */
 #include <linux/cred.h>
 #include <linux/slab.h>
@@ -56,244 +59,6 @@ struct uverbs_write_def {
 	{ .handler = (_handler), .is_ex = 1, .has_resp = 1 }
 
 /*
- * Copy the request in.  A shorter request is zero-extended (the minimum was
- * checked by the dispatcher); a longer one must be zero past what we know.
- */
-int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len)
-{
-	size_t inlen = attrs->ucore.inlen;
-
-	if (copy_from_user(req, attrs->ucore.inbuf, min(inlen, len)))
-		return -EFAULT;
-	if (inlen < len)
-		memset(req + inlen, 0, len - inlen);
-	else if (inlen > len &&
-		 !uverbs_user_is_zero(attrs->ucore.inbuf + len, inlen - len))
-		return -EOPNOTSUPP;
-	return 0;
-}
-
-/* Copy the response out, truncated or zero-filled to the user's size. */
-int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
-		    size_t len)
-{
-	size_t outlen = attrs->ucore.outlen;
-
-	if (uverbs_attr_is_valid(attrs, UVERBS_ATTR_CORE_OUT))
-		return uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_CORE_OUT,
-						     resp, len);
-	if (copy_to_user(attrs->ucore.outbuf, resp, min(outlen, len)))
-		return -EFAULT;
-	if (outlen > len && clear_user(attrs->ucore.outbuf + len, outlen - len))
-		return -EFAULT;
-	return 0;
-}
-
-static void fill_query_device_resp(struct ib_device *ibdev,
-				   const struct ib_device_attr *attr,
-				   struct ib_uverbs_query_device_resp *resp)
-{
-	resp->fw_ver = attr->fw_ver;
-	resp->node_guid = ibdev->node_guid;
-	resp->sys_image_guid = attr->sys_image_guid;
-	resp->max_mr_size = attr->max_mr_size;
-	resp->page_size_cap = attr->page_size_cap;
-	resp->vendor_id = attr->vendor_id;
-	resp->vendor_part_id = attr->vendor_part_id;
-	resp->hw_ver = attr->hw_ver;
-	resp->max_qp = attr->max_qp;
-	resp->max_qp_wr = attr->max_qp_wr;
-	/* the upper half only fits device_cap_flags_ex of the ex reply */
-	resp->device_cap_flags = lower_32_bits(attr->device_cap_flags);
-	/* one number for both directions: what both support */
-	resp->max_sge = min(attr->max_send_sge, attr->max_recv_sge);
-	resp->max_sge_rd = attr->max_sge_rd;
-	resp->max_cq = attr->max_cq;
-	resp->max_cqe = attr->max_cqe;
-	resp->max_mr = attr->max_mr;
-	resp->max_pd = attr->max_pd;
-	resp->max_qp_rd_atom = attr->max_qp_rd_atom;
-	resp->max_ee_rd_atom = attr->max_ee_rd_atom;
-	resp->max_res_rd_atom = attr->max_res_rd_atom;
-	resp->max_qp_init_rd_atom = attr->max_qp_init_rd_atom;
-	resp->max_ee_init_rd_atom = attr->max_ee_init_rd_atom;
-	resp->atomic_cap = attr->atomic_cap;
-	resp->max_ee = attr->max_ee;
-	resp->max_rdd = attr->max_rdd;
-	resp->max_mw = attr->max_mw;
-	resp->max_raw_ipv6_qp = attr->max_raw_ipv6_qp;
-	resp->max_raw_ethy_qp = attr->max_raw_ethy_qp;
-	resp->max_mcast_grp = attr->max_mcast_grp;
-	resp->max_mcast_qp_attach = attr->max_mcast_qp_attach;
-	resp->max_total_mcast_qp_attach = attr->max_total_mcast_qp_attach;
-	resp->max_ah = attr->max_ah;
-	resp->max_srq = attr->max_srq;
-	resp->max_srq_wr = attr->max_srq_wr;
-	resp->max_srq_sge = attr->max_srq_sge;
-	resp->max_pkeys = attr->max_pkeys;
-	resp->local_ca_ack_delay = attr->local_ca_ack_delay;
-	resp->phys_port_cnt = min_t(u32, ibdev->phys_port_cnt, U8_MAX);
-}
-
-static int cmd_get_context(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_uverbs_get_context_resp resp;
-	struct ib_uverbs_get_context cmd;
-	struct ib_ucontext *uctx;
-	struct ib_uobject *uobj;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	uctx = uverbs_ucontext_alloc(attrs);
-	if (IS_ERR(uctx))
-		return PTR_ERR(uctx);
-	/* The async event file belongs to the ucontext being created. */
-	attrs->context = uctx;
-	uobj = uverbs_uobj_alloc(&uverbs_async_event_type, attrs);
-	if (IS_ERR(uobj)) {
-		ret = PTR_ERR(uobj);
-		goto err_free;
-	}
-
-	resp = (struct ib_uverbs_get_context_resp){
-		.async_fd = uobj->id,
-		.num_comp_vectors = attrs->ibdev->num_comp_vectors,
-	};
-	ret = uverbs_response(attrs, &resp, sizeof(resp));
-	if (ret)
-		goto err_abort;
-	ret = uverbs_ucontext_activate(attrs, uctx);
-	if (ret)
-		goto err_abort;
-
-	uverbs_async_file_init(uobj);
-	uverbs_uobj_commit(uobj);
-	attrs->context = NULL;
-	return 0;
-
-err_abort:
-	uverbs_uobj_abort(uobj, false, attrs);
-err_free:
-	attrs->context = NULL;
-	kfree(uctx);
-	return ret;
-}
-
-static int cmd_query_device(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_uverbs_query_device_resp resp = {};
-	struct ib_uverbs_query_device cmd;
-	struct ib_ucontext *uctx;
-	int ret;
-
-	uctx = uverbs_get_ucontext(attrs);
-	if (IS_ERR(uctx))
-		return PTR_ERR(uctx);
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	fill_query_device_resp(uctx->device, &uctx->device->attrs, &resp);
-	return uverbs_response(attrs, &resp, sizeof(resp));
-}
-
-static int cmd_query_port(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_uverbs_query_port_resp resp = {};
-	struct ib_uverbs_query_port cmd;
-	struct ib_port_attr attr;
-	struct ib_ucontext *uctx;
-	struct ib_device *ibdev;
-	int ret;
-
-	uctx = uverbs_get_ucontext(attrs);
-	if (IS_ERR(uctx))
-		return PTR_ERR(uctx);
-	ibdev = uctx->device;
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (!ibdev->ops.query_port)
-		return -EOPNOTSUPP;
-	if (!rdma_is_port_valid(ibdev, cmd.port_num))
-		return -EINVAL;
-	ret = ib_query_port(ibdev, cmd.port_num, &attr);
-	if (ret)
-		return ret;
-	uverbs_fill_port_resp(ibdev, cmd.port_num, &attr, &resp);
-	return uverbs_response(attrs, &resp, sizeof(resp));
-}
-
-static int cmd_alloc_pd(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_uverbs_alloc_pd_resp resp = {};
-	struct ib_uverbs_alloc_pd cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	ret = uverbs_pd_create(attrs, &resp.pd_handle);
-	if (ret)
-		return ret;
-	/* The dispatcher commits the PD, or destroys it if this fails. */
-	return uverbs_response(attrs, &resp, sizeof(resp));
-}
-
-static int cmd_dealloc_pd(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_uverbs_dealloc_pd cmd;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	return uverbs_uobj_destroy_by_id(&uverbs_pd_type, cmd.pd_handle, attrs);
-}
-
-static int cmd_ex_query_device(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_uverbs_ex_query_device_resp resp = {};
-	struct ib_uverbs_ex_query_device cmd;
-	struct ib_device_attr attr = {};
-	struct ib_ucontext *uctx;
-	struct ib_device *ibdev;
-	int ret;
-
-	uctx = uverbs_get_ucontext(attrs);
-	if (IS_ERR(uctx))
-		return PTR_ERR(uctx);
-	ibdev = uctx->device;
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	if (cmd.comp_mask || cmd.reserved)
-		return -EINVAL;
-	if (!ibdev->ops.query_device)
-		return -EOPNOTSUPP;
-	/* Asked afresh, with the driver's part of the request. */
-	ret = ibdev->ops.query_device(ibdev, &attr, &attrs->driver_udata);
-	if (ret)
-		return ret;
-
-	fill_query_device_resp(ibdev, &attr, &resp.base);
-	resp.timestamp_mask = attr.timestamp_mask;
-	resp.hca_core_clock = attr.hca_core_clock;
-	resp.device_cap_flags_ex = attr.device_cap_flags;
-	resp.cq_moderation_caps.max_cq_moderation_count =
-		min_t(u32, attr.max_cq_moderation_count, U16_MAX);
-	resp.cq_moderation_caps.max_cq_moderation_period =
-		min_t(u32, attr.max_cq_moderation_period, U16_MAX);
-	/*
-	 * ODP, RSS, WQ, raw packet, tag matching, device memory and XRC ODP
-	 * capabilities stay zero: the device model has none of them.
-	 */
-	resp.response_length = min_t(size_t, attrs->ucore.outlen, sizeof(resp));
-	return uverbs_response(attrs, &resp, sizeof(resp));
-}
-
-/*
  * Indexed by command.  In-tree, a device's tables end at the highest
  * command it supports; these end where they do for rxe (CREATE_XSRQ and
  * the extended MODIFY_QP), so that malformed commands get rxe's errnos.
@@ -303,19 +68,19 @@ static int cmd_ex_query_device(struct uverbs_attr_bundle *attrs)
  */
 static const struct uverbs_write_def write_cmds[IB_USER_VERBS_CMD_CREATE_XSRQ + 1] = {
 	[IB_USER_VERBS_CMD_GET_CONTEXT] =
-		UV_WRITE_UDATA_IO(cmd_get_context, struct ib_uverbs_get_context,
+		UV_WRITE_UDATA_IO(uverbs_cmd_get_context, struct ib_uverbs_get_context,
 				  struct ib_uverbs_get_context_resp),
 	[IB_USER_VERBS_CMD_QUERY_DEVICE] =
-		UV_WRITE_IO(cmd_query_device, struct ib_uverbs_query_device,
+		UV_WRITE_IO(uverbs_cmd_query_device, struct ib_uverbs_query_device,
 			    struct ib_uverbs_query_device_resp),
 	[IB_USER_VERBS_CMD_QUERY_PORT] =
-		UV_WRITE_IO(cmd_query_port, struct ib_uverbs_query_port,
+		UV_WRITE_IO(uverbs_cmd_query_port, struct ib_uverbs_query_port,
 			    struct ib_uverbs_query_port_resp),
 	[IB_USER_VERBS_CMD_ALLOC_PD] =
-		UV_WRITE_UDATA_IO(cmd_alloc_pd, struct ib_uverbs_alloc_pd,
+		UV_WRITE_UDATA_IO(uverbs_cmd_alloc_pd, struct ib_uverbs_alloc_pd,
 				  struct ib_uverbs_alloc_pd_resp),
 	[IB_USER_VERBS_CMD_DEALLOC_PD] =
-		UV_WRITE_I(cmd_dealloc_pd, struct ib_uverbs_dealloc_pd),
+		UV_WRITE_I(uverbs_cmd_dealloc_pd, struct ib_uverbs_dealloc_pd),
 	[IB_USER_VERBS_CMD_REG_MR] =
 		UV_WRITE_UDATA_IO(uverbs_cmd_reg_mr, struct ib_uverbs_reg_mr,
 				  struct ib_uverbs_reg_mr_resp),
@@ -409,7 +174,7 @@ static const struct uverbs_write_def write_cmds[IB_USER_VERBS_CMD_CREATE_XSRQ + 
 };
 
 static const struct uverbs_write_def write_ex_cmds[IB_USER_VERBS_EX_CMD_MODIFY_QP + 1] = {
-	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = UV_WRITE_EX(cmd_ex_query_device),
+	[IB_USER_VERBS_EX_CMD_QUERY_DEVICE] = UV_WRITE_EX(uverbs_cmd_ex_query_device),
 	[IB_USER_VERBS_EX_CMD_CREATE_CQ] = UV_WRITE_EX(uverbs_cmd_ex_create_cq),
 	/* As in-tree: at least the fields up to these members. */
 	[IB_USER_VERBS_EX_CMD_CREATE_QP] = {
@@ -521,21 +286,6 @@ static int run_write(struct uverbs_attr_bundle *attrs,
 		attrs->uobject = NULL;
 	}
 	return ret;
-}
-
-/* UVERBS_METHOD_INVOKE_WRITE: a write command carried by ioctl(). */
-int uverbs_invoke_write(struct uverbs_attr_bundle *attrs, u32 command)
-{
-	const struct uverbs_write_def *def = write_lookup(command);
-
-	if (IS_ERR(def))
-		return PTR_ERR(def);
-	uverbs_fill_udata(attrs, &attrs->ucore, UVERBS_ATTR_CORE_IN,
-			  UVERBS_ATTR_CORE_OUT);
-	if (attrs->ucore.inlen < def->req_size ||
-	    attrs->ucore.outlen < def->resp_size)
-		return -ENOSPC;
-	return run_write(attrs, def);
 }
 
 /* Split a plain command's request and response into core and driver parts. */
@@ -663,3 +413,39 @@ out:
 	srcu_read_unlock(&udev->srcu, srcu);
 	return ret ? ret : (ssize_t)count;
 }
+
+/*
+ * UVERBS_METHOD_INVOKE_WRITE: a write command carried by ioctl(), its
+ * request and response in the CORE_IN/CORE_OUT attributes.
+ */
+static int write_invoke_method(struct uverbs_attr_bundle *attrs)
+{
+	const struct uverbs_write_def *def;
+	u64 cmd;
+	int ret;
+
+	ret = uverbs_get_const(attrs, UVERBS_ATTR_WRITE_CMD, &cmd);
+	if (ret)
+		return ret;
+	def = write_lookup(cmd);
+	if (IS_ERR(def))
+		return PTR_ERR(def);
+	uverbs_fill_udata(attrs, &attrs->ucore, UVERBS_ATTR_CORE_IN,
+			  UVERBS_ATTR_CORE_OUT);
+	if (attrs->ucore.inlen < def->req_size ||
+	    attrs->ucore.outlen < def->resp_size)
+		return -ENOSPC;
+	return run_write(attrs, def);
+}
+
+static const struct uv_method_def write_methods[] = {
+	UV_METHOD(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE,
+		  write_invoke_method,
+		  UV_CONST_IN(UVERBS_ATTR_WRITE_CMD, U32_MAX, UV_MANDATORY),
+		  UV_PTR_IN(UVERBS_ATTR_CORE_IN, UV_MIN_SIZE(sizeof(u32)),
+			    UV_OPTIONAL),
+		  UV_PTR_OUT(UVERBS_ATTR_CORE_OUT, UV_MIN_SIZE(0), UV_OPTIONAL),
+		  UV_UHW()),
+};
+
+const struct uv_method_table uverbs_write_methods = UV_METHOD_TABLE(write_methods);

@@ -190,6 +190,40 @@ void uverbs_fill_udata(const struct uverbs_attr_bundle *attrs,
 	}
 }
 
+/*
+ * Copy the request in.  A shorter request is zero-extended (the minimum was
+ * checked by the dispatcher); a longer one must be zero past what we know.
+ */
+int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len)
+{
+	size_t inlen = attrs->ucore.inlen;
+
+	if (copy_from_user(req, attrs->ucore.inbuf, min(inlen, len)))
+		return -EFAULT;
+	if (inlen < len)
+		memset(req + inlen, 0, len - inlen);
+	else if (inlen > len &&
+		 !uverbs_user_is_zero(attrs->ucore.inbuf + len, inlen - len))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* Copy the response out, truncated or zero-filled to the user's size. */
+int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+		    size_t len)
+{
+	size_t outlen = attrs->ucore.outlen;
+
+	if (uverbs_attr_is_valid(attrs, UVERBS_ATTR_CORE_OUT))
+		return uverbs_copy_to_struct_or_zero(attrs, UVERBS_ATTR_CORE_OUT,
+						     resp, len);
+	if (copy_to_user(attrs->ucore.outbuf, resp, min(outlen, len)))
+		return -EFAULT;
+	if (outlen > len && clear_user(attrs->ucore.outbuf + len, outlen - len))
+		return -EFAULT;
+	return 0;
+}
+
 /* The handler created the driver object of its NEW attribute @id. */
 void uverbs_finalize_uobj_create(struct uverbs_attr_bundle *attrs, u16 id)
 {

@@ -7,39 +7,14 @@
  * carry) follows ours as driver data.  It destroys one with the ioctl
  * method UVERBS_METHOD_AH_DESTROY, falling back to DESTROY_AH.
  *
- * The address vector a command gives is checked and completed here for
- * the driver, for AHs and for the paths of MODIFY_QP alike: the port
- * must exist, a RoCE port needs the GRH (is_global: its GIDs are IP
- * addresses) and the source GID entry sgid_index names is resolved and
- * held for the duration of the driver call (-EINVAL for an index beyond
- * the table, -ENODATA for an empty entry, as in-tree).  The destination
- * MAC is left to the driver, which sends through the IP stack.
- *
- * An AH counts in its PD's usecnt.
+ * The address vector a command gives is checked by the core, for AHs and
+ * for the paths of MODIFY_QP alike (rdma_ah_attr_resolve(): the port
+ * must exist, a RoCE port needs the GRH, the source GID entry is held for
+ * the driver call, errnos as in-tree).  The destination MAC is left to
+ * the driver, which sends through the IP stack.  The AH itself is made
+ * and destroyed by the core (ib_create_ah_user(); it holds its PD).
  */
-#include <linux/slab.h>
 #include "uverbs.h"
-
-static bool port_is_roce(struct ib_device *ibdev, u32 port)
-{
-	return rdma_port_get_link_layer(ibdev, port) == IB_LINK_LAYER_ETHERNET;
-}
-
-int uverbs_ah_attr_resolve(struct ib_device *ibdev, struct ib_ah_attr *attr)
-{
-	const struct ib_gid_attr *sgid_attr;
-
-	attr->sgid_attr = NULL;
-	if (!rdma_is_port_valid(ibdev, attr->port_num))
-		return -EINVAL;
-	if (!attr->is_global)
-		return port_is_roce(ibdev, attr->port_num) ? -EINVAL : 0;
-	sgid_attr = rdma_get_gid_attr(ibdev, attr->port_num, attr->sgid_index);
-	if (IS_ERR(sgid_attr))
-		return PTR_ERR(sgid_attr);
-	attr->sgid_attr = sgid_attr;
-	return 0;
-}
 
 void uverbs_put_sgid_attr(const struct ib_gid_attr *sgid_attr)
 {
@@ -50,16 +25,7 @@ void uverbs_put_sgid_attr(const struct ib_gid_attr *sgid_attr)
 static int ah_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 		      struct uverbs_attr_bundle *attrs)
 {
-	struct ib_ah *ah = uobj->object;
-	struct ib_pd *pd = ah->pd;
-	int ret;
-
-	ret = ah->device->ops.destroy_ah(ah);
-	if (ret)
-		return ret;
-	atomic_dec(&pd->usecnt);
-	kfree(ah);
-	return 0;
+	return ib_destroy_ah_user(uobj->object);
 }
 
 const struct uverbs_obj_type uverbs_ah_type = {
@@ -114,32 +80,18 @@ int uverbs_cmd_create_ah(struct uverbs_attr_bundle *attrs)
 		attr.hop_limit = cmd.attr.grh.hop_limit;
 		attr.traffic_class = cmd.attr.grh.traffic_class;
 	}
-	ret = uverbs_ah_attr_resolve(ibdev, &attr);
+	ret = rdma_ah_attr_resolve(ibdev, &attr);
 	if (ret)
 		goto err_pd;
 	/* Put what we got, whatever the driver does with @attr. */
 	sgid_attr = attr.sgid_attr;
-
-	/* The driver's structure embeds ours first (see ib_device_ops). */
-	ah = kzalloc(max(ibdev->ops.size_ib_ah, sizeof(*ah)),
-		     GFP_KERNEL_ACCOUNT);
-	if (!ah) {
-		ret = -ENOMEM;
-		goto err_attr;
-	}
-	ah->device = ibdev;
-	ah->pd = pd;
-	ah->uobject = uobj;
-	ah->attr = attr;
-	ah->attr.sgid_attr = NULL;	/* only held during the call */
 	attrs->driver_udata.uctx = uobj->context;
-	ret = ibdev->ops.create_ah(ah, &attr, &attrs->driver_udata);
-	if (ret) {
-		kfree(ah);
-		goto err_attr;
-	}
+	ah = ib_create_ah_user(pd, &attr, uobj, &attrs->driver_udata);
 	uverbs_put_sgid_attr(sgid_attr);
-	atomic_inc(&pd->usecnt);
+	if (IS_ERR(ah)) {
+		ret = PTR_ERR(ah);
+		goto err_pd;
+	}
 	uverbs_uobj_lookup_put(pd_uobj, UV_ACCESS_READ);
 	uobj->user_handle = cmd.user_handle;
 	uobj->object = ah;
@@ -149,8 +101,6 @@ int uverbs_cmd_create_ah(struct uverbs_attr_bundle *attrs)
 	resp.ah_handle = uobj->id;
 	return uverbs_response(attrs, &resp, sizeof(resp));
 
-err_attr:
-	uverbs_put_sgid_attr(sgid_attr);
 err_pd:
 	uverbs_uobj_lookup_put(pd_uobj, UV_ACCESS_READ);
 err_abort:

@@ -190,18 +190,14 @@ static int cq_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 		      struct uverbs_attr_bundle *attrs)
 {
 	struct ib_udata udata = { .uctx = uobj->context };
-	struct ib_cq *cq = uobj->object;
 	int ret;
 
-	/* Still the CQ of a QP or SRQ: teardown retries after those. */
-	if (atomic_read(&cq->usecnt))
-		return -EBUSY;
-	ret = cq->device->ops.destroy_cq(cq, &udata);
+	/* -EBUSY while a QP or SRQ uses it: teardown retries after those. */
+	ret = ib_destroy_cq_user(uobj->object, &udata);
 	if (ret)
 		return ret;
 	/* The driver calls neither handler any more. */
 	ucq_release_events(to_ucq(uobj));
-	kfree(cq);
 	return 0;
 }
 
@@ -236,23 +232,7 @@ static int ucq_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 		.flags = p->flags,
 	};
 	struct ib_cq *cq;
-	int ret;
 
-	if (!ibdev->ops.create_cq || !ibdev->ops.destroy_cq) {
-		ret = -EOPNOTSUPP;
-		goto err_async;
-	}
-	if (p->comp_vector >= ibdev->num_comp_vectors) {
-		ret = -EINVAL;
-		goto err_async;
-	}
-	/* The driver's structure embeds ours first (see ib_device_ops). */
-	cq = kzalloc(max(ibdev->ops.size_ib_cq, sizeof(*cq)),
-		     GFP_KERNEL_ACCOUNT);
-	if (!cq) {
-		ret = -ENOMEM;
-		goto err_async;
-	}
 	INIT_LIST_HEAD(&ucq->comp_events);
 	INIT_LIST_HEAD(&ucq->async_events);
 	ucq->async = async;
@@ -261,27 +241,16 @@ static int ucq_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 		ucq->channel = channel;
 	}
 	uobj->user_handle = p->user_handle;
-	cq->device = ibdev;
-	cq->uobject = uobj;
-	cq->comp_handler = ucq_comp_handler;
-	cq->event_handler = ucq_event_handler;
-	cq->cq_context = channel ? &to_channel(channel)->queue : NULL;
-	atomic_set(&cq->usecnt, 0);
-
 	attrs->driver_udata.uctx = uobj->context;
-	ret = ibdev->ops.create_cq(cq, &init, &attrs->driver_udata);
-	if (ret) {
+	cq = ib_create_cq_user(ibdev, ucq_comp_handler, ucq_event_handler,
+			       channel ? &to_channel(channel)->queue : NULL,
+			       &init, uobj, &attrs->driver_udata);
+	if (IS_ERR(cq)) {
 		ucq_release_events(ucq);
-		kfree(cq);
-		return ret;
+		return PTR_ERR(cq);
 	}
 	uobj->object = cq;
 	return 0;
-
-err_async:
-	if (async)
-		uverbs_uobj_put(async);
-	return ret;
 }
 
 /* CREATE_CQ and its extended form; the new CQ is left in attrs->uobject. */

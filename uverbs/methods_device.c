@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Methods of UVERBS_OBJECT_DEVICE, the object without instances that
- * stands for the device itself: the write() bridge, context creation and
- * the device, port and GID queries libibverbs makes through ioctl().
+ * stands for the device itself: context creation and the device, port
+ * and GID queries libibverbs makes through ioctl(), then the write()
+ * commands of the same (GET_CONTEXT, QUERY_DEVICE and its extended form,
+ * QUERY_PORT).
  */
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
@@ -54,17 +56,6 @@ void uverbs_fill_port_resp(struct ib_device *ibdev, u32 port,
 	resp->active_speed = min_t(u16, attr->active_speed, IB_SPEED_NDR);
 	resp->phys_state = attr->phys_state;
 	resp->link_layer = rdma_port_get_link_layer(ibdev, port);
-}
-
-static int device_invoke_write(struct uverbs_attr_bundle *attrs)
-{
-	u64 cmd;
-	int ret;
-
-	ret = uverbs_get_const(attrs, UVERBS_ATTR_WRITE_CMD, &cmd);
-	if (ret)
-		return ret;
-	return uverbs_invoke_write(attrs, cmd);
 }
 
 static int device_info_handles(struct uverbs_attr_bundle *attrs)
@@ -325,13 +316,6 @@ static int device_query_gid_entry(struct uverbs_attr_bundle *attrs)
 }
 
 static const struct uv_method_def device_methods[] = {
-	UV_METHOD(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE,
-		  device_invoke_write,
-		  UV_CONST_IN(UVERBS_ATTR_WRITE_CMD, U32_MAX, UV_MANDATORY),
-		  UV_PTR_IN(UVERBS_ATTR_CORE_IN, UV_MIN_SIZE(sizeof(u32)),
-			    UV_OPTIONAL),
-		  UV_PTR_OUT(UVERBS_ATTR_CORE_OUT, UV_MIN_SIZE(0), UV_OPTIONAL),
-		  UV_UHW()),
 	UV_METHOD(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES,
 		  device_info_handles,
 		  UV_CONST_IN(UVERBS_ATTR_INFO_OBJECT_ID, U16_MAX, UV_MANDATORY),
@@ -385,3 +369,180 @@ static const struct uv_method_def device_methods[] = {
 };
 
 const struct uv_method_table uverbs_device_methods = UV_METHOD_TABLE(device_methods);
+
+static void fill_query_device_resp(struct ib_device *ibdev,
+				   const struct ib_device_attr *attr,
+				   struct ib_uverbs_query_device_resp *resp)
+{
+	resp->fw_ver = attr->fw_ver;
+	resp->node_guid = ibdev->node_guid;
+	resp->sys_image_guid = attr->sys_image_guid;
+	resp->max_mr_size = attr->max_mr_size;
+	resp->page_size_cap = attr->page_size_cap;
+	resp->vendor_id = attr->vendor_id;
+	resp->vendor_part_id = attr->vendor_part_id;
+	resp->hw_ver = attr->hw_ver;
+	resp->max_qp = attr->max_qp;
+	resp->max_qp_wr = attr->max_qp_wr;
+	/* the upper half only fits device_cap_flags_ex of the ex reply */
+	resp->device_cap_flags = lower_32_bits(attr->device_cap_flags);
+	/* one number for both directions: what both support */
+	resp->max_sge = min(attr->max_send_sge, attr->max_recv_sge);
+	resp->max_sge_rd = attr->max_sge_rd;
+	resp->max_cq = attr->max_cq;
+	resp->max_cqe = attr->max_cqe;
+	resp->max_mr = attr->max_mr;
+	resp->max_pd = attr->max_pd;
+	resp->max_qp_rd_atom = attr->max_qp_rd_atom;
+	resp->max_ee_rd_atom = attr->max_ee_rd_atom;
+	resp->max_res_rd_atom = attr->max_res_rd_atom;
+	resp->max_qp_init_rd_atom = attr->max_qp_init_rd_atom;
+	resp->max_ee_init_rd_atom = attr->max_ee_init_rd_atom;
+	resp->atomic_cap = attr->atomic_cap;
+	resp->max_ee = attr->max_ee;
+	resp->max_rdd = attr->max_rdd;
+	resp->max_mw = attr->max_mw;
+	resp->max_raw_ipv6_qp = attr->max_raw_ipv6_qp;
+	resp->max_raw_ethy_qp = attr->max_raw_ethy_qp;
+	resp->max_mcast_grp = attr->max_mcast_grp;
+	resp->max_mcast_qp_attach = attr->max_mcast_qp_attach;
+	resp->max_total_mcast_qp_attach = attr->max_total_mcast_qp_attach;
+	resp->max_ah = attr->max_ah;
+	resp->max_srq = attr->max_srq;
+	resp->max_srq_wr = attr->max_srq_wr;
+	resp->max_srq_sge = attr->max_srq_sge;
+	resp->max_pkeys = attr->max_pkeys;
+	resp->local_ca_ack_delay = attr->local_ca_ack_delay;
+	resp->phys_port_cnt = min_t(u32, ibdev->phys_port_cnt, U8_MAX);
+}
+
+int uverbs_cmd_get_context(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_get_context_resp resp;
+	struct ib_uverbs_get_context cmd;
+	struct ib_ucontext *uctx;
+	struct ib_uobject *uobj;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	uctx = uverbs_ucontext_alloc(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	/* The async event file belongs to the ucontext being created. */
+	attrs->context = uctx;
+	uobj = uverbs_uobj_alloc(&uverbs_async_event_type, attrs);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto err_free;
+	}
+
+	resp = (struct ib_uverbs_get_context_resp){
+		.async_fd = uobj->id,
+		.num_comp_vectors = attrs->ibdev->num_comp_vectors,
+	};
+	ret = uverbs_response(attrs, &resp, sizeof(resp));
+	if (ret)
+		goto err_abort;
+	ret = uverbs_ucontext_activate(attrs, uctx);
+	if (ret)
+		goto err_abort;
+
+	uverbs_async_file_init(uobj);
+	uverbs_uobj_commit(uobj);
+	attrs->context = NULL;
+	return 0;
+
+err_abort:
+	uverbs_uobj_abort(uobj, false, attrs);
+err_free:
+	attrs->context = NULL;
+	kfree(uctx);
+	return ret;
+}
+
+int uverbs_cmd_query_device(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_device_resp resp = {};
+	struct ib_uverbs_query_device cmd;
+	struct ib_ucontext *uctx;
+	int ret;
+
+	uctx = uverbs_get_ucontext(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	fill_query_device_resp(uctx->device, &uctx->device->attrs, &resp);
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+int uverbs_cmd_query_port(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_query_port_resp resp = {};
+	struct ib_uverbs_query_port cmd;
+	struct ib_port_attr attr;
+	struct ib_ucontext *uctx;
+	struct ib_device *ibdev;
+	int ret;
+
+	uctx = uverbs_get_ucontext(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	ibdev = uctx->device;
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (!ibdev->ops.query_port)
+		return -EOPNOTSUPP;
+	if (!rdma_is_port_valid(ibdev, cmd.port_num))
+		return -EINVAL;
+	ret = ib_query_port(ibdev, cmd.port_num, &attr);
+	if (ret)
+		return ret;
+	uverbs_fill_port_resp(ibdev, cmd.port_num, &attr, &resp);
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+int uverbs_cmd_ex_query_device(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_ex_query_device_resp resp = {};
+	struct ib_uverbs_ex_query_device cmd;
+	struct ib_device_attr attr = {};
+	struct ib_ucontext *uctx;
+	struct ib_device *ibdev;
+	int ret;
+
+	uctx = uverbs_get_ucontext(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	ibdev = uctx->device;
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if (cmd.comp_mask || cmd.reserved)
+		return -EINVAL;
+	if (!ibdev->ops.query_device)
+		return -EOPNOTSUPP;
+	/* Asked afresh, with the driver's part of the request. */
+	ret = ibdev->ops.query_device(ibdev, &attr, &attrs->driver_udata);
+	if (ret)
+		return ret;
+
+	fill_query_device_resp(ibdev, &attr, &resp.base);
+	resp.timestamp_mask = attr.timestamp_mask;
+	resp.hca_core_clock = attr.hca_core_clock;
+	resp.device_cap_flags_ex = attr.device_cap_flags;
+	resp.cq_moderation_caps.max_cq_moderation_count =
+		min_t(u32, attr.max_cq_moderation_count, U16_MAX);
+	resp.cq_moderation_caps.max_cq_moderation_period =
+		min_t(u32, attr.max_cq_moderation_period, U16_MAX);
+	/*
+	 * ODP, RSS, WQ, raw packet, tag matching, device memory and XRC ODP
+	 * capabilities stay zero: the device model has none of them.
+	 */
+	resp.response_length = min_t(size_t, attrs->ucore.outlen, sizeof(resp));
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}

@@ -17,33 +17,12 @@
 #include <linux/slab.h>
 #include "uverbs.h"
 
-/* No device here pages on demand. */
-static int check_mr_access(int access)
-{
-	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & IB_ACCESS_LOCAL_WRITE))
-		return -EINVAL;
-	if (access & ~IB_ACCESS_SUPPORTED)
-		return -EINVAL;
-	if (access & IB_ACCESS_ON_DEMAND)
-		return -EINVAL;
-	return 0;
-}
-
 static int mr_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 		      struct uverbs_attr_bundle *attrs)
 {
 	struct ib_udata udata = { .uctx = uobj->context };
-	struct ib_mr *mr = uobj->object;
-	struct ib_pd *pd = mr->pd;
-	int ret;
 
-	ret = mr->device->ops.dereg_mr(mr, &udata);
-	if (ret)
-		return ret;
-	atomic_dec(&pd->usecnt);
-	kfree(mr);
-	return 0;
+	return ib_dereg_mr_user(uobj->object, &udata);
 }
 
 const struct uverbs_obj_type uverbs_mr_type = {
@@ -55,16 +34,7 @@ const struct uverbs_obj_type uverbs_mr_type = {
 static int mw_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 		      struct uverbs_attr_bundle *attrs)
 {
-	struct ib_mw *mw = uobj->object;
-	struct ib_pd *pd = mw->pd;
-	int ret;
-
-	ret = mw->device->ops.dealloc_mw(mw);
-	if (ret)
-		return ret;
-	atomic_dec(&pd->usecnt);
-	kfree(mw);
-	return 0;
+	return ib_dealloc_mw_user(uobj->object);
 }
 
 const struct uverbs_obj_type uverbs_mw_type = {
@@ -76,11 +46,10 @@ const struct uverbs_obj_type uverbs_mw_type = {
 int uverbs_cmd_reg_mr(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_uverbs_reg_mr_resp resp = {};
+	struct ib_mr_source src = { .user = true };
 	struct ib_uobject *uobj, *pd_uobj;
 	struct ib_uverbs_reg_mr cmd;
-	struct ib_device *ibdev;
 	struct ib_mr *mr;
-	struct ib_pd *pd;
 	int ret;
 
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
@@ -92,8 +61,8 @@ int uverbs_cmd_reg_mr(struct uverbs_attr_bundle *attrs)
 	uobj = uverbs_uobj_alloc(&uverbs_mr_type, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	ibdev = uobj->context->device;
-	ret = check_mr_access(cmd.access_flags);
+	/* Checked again by the core; here for in-tree's errno order. */
+	ret = ib_check_mr_access(cmd.access_flags);
 	if (ret)
 		goto err_abort;
 	pd_uobj = uverbs_uobj_lookup(&uverbs_pd_type, cmd.pd_handle,
@@ -102,30 +71,17 @@ int uverbs_cmd_reg_mr(struct uverbs_attr_bundle *attrs)
 		ret = PTR_ERR(pd_uobj);
 		goto err_abort;
 	}
-	pd = pd_uobj->object;
-	if (!ibdev->ops.reg_user_mr || !ibdev->ops.dereg_mr) {
-		ret = -EOPNOTSUPP;
-		goto err_pd;
-	}
-	/* The driver's structure embeds ours first (see ib_device_ops). */
-	mr = kzalloc(max(ibdev->ops.size_ib_mr, sizeof(*mr)),
-		     GFP_KERNEL_ACCOUNT);
-	if (!mr) {
-		ret = -ENOMEM;
-		goto err_pd;
-	}
-	mr->device = ibdev;
-	mr->pd = pd;
-	mr->uobject = uobj;
+	src.start = cmd.start;
+	src.length = cmd.length;
+	src.iova = cmd.hca_va;
+	src.access = cmd.access_flags;
 	attrs->driver_udata.uctx = uobj->context;
-	ret = ibdev->ops.reg_user_mr(mr, cmd.start, cmd.length, cmd.hca_va,
-				     cmd.access_flags, &attrs->driver_udata);
-	if (ret) {
-		kfree(mr);
-		goto err_pd;
-	}
-	atomic_inc(&pd->usecnt);
+	mr = ib_reg_mr_user(pd_uobj->object, &src, uobj, &attrs->driver_udata);
 	uverbs_uobj_lookup_put(pd_uobj, UV_ACCESS_READ);
+	if (IS_ERR(mr)) {
+		ret = PTR_ERR(mr);
+		goto err_abort;
+	}
 	uobj->object = mr;
 	/* The dispatcher commits it, or destroys it if the reply fails. */
 	attrs->uobject = uobj;
@@ -135,8 +91,6 @@ int uverbs_cmd_reg_mr(struct uverbs_attr_bundle *attrs)
 	resp.rkey = mr->rkey;
 	return uverbs_response(attrs, &resp, sizeof(resp));
 
-err_pd:
-	uverbs_uobj_lookup_put(pd_uobj, UV_ACCESS_READ);
 err_abort:
 	uverbs_uobj_abort(uobj, false, attrs);
 	return ret;
@@ -179,7 +133,7 @@ int uverbs_cmd_rereg_mr(struct uverbs_attr_bundle *attrs)
 		return PTR_ERR(uobj);
 	mr = uobj->object;
 	if (flags & IB_MR_REREG_ACCESS) {
-		ret = check_mr_access(cmd.access_flags);
+		ret = ib_check_mr_access(cmd.access_flags);
 		if (ret)
 			goto out;
 	}
@@ -234,9 +188,7 @@ int uverbs_cmd_alloc_mw(struct uverbs_attr_bundle *attrs)
 	struct ib_uverbs_alloc_mw_resp resp = {};
 	struct ib_uobject *uobj, *pd_uobj;
 	struct ib_uverbs_alloc_mw cmd;
-	struct ib_device *ibdev;
 	struct ib_mw *mw;
-	struct ib_pd *pd;
 	int ret;
 
 	if (!attrs->ibdev->ops.alloc_mw || !attrs->ibdev->ops.dealloc_mw)
@@ -247,36 +199,20 @@ int uverbs_cmd_alloc_mw(struct uverbs_attr_bundle *attrs)
 	uobj = uverbs_uobj_alloc(&uverbs_mw_type, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	ibdev = uobj->context->device;
 	pd_uobj = uverbs_uobj_lookup(&uverbs_pd_type, cmd.pd_handle,
 				     UV_ACCESS_READ, attrs);
 	if (IS_ERR(pd_uobj)) {
 		ret = PTR_ERR(pd_uobj);
 		goto err_abort;
 	}
-	pd = pd_uobj->object;
-	if (cmd.mw_type != IB_MW_TYPE_1 && cmd.mw_type != IB_MW_TYPE_2) {
-		ret = -EINVAL;
-		goto err_pd;
-	}
-	mw = kzalloc(max(ibdev->ops.size_ib_mw, sizeof(*mw)),
-		     GFP_KERNEL_ACCOUNT);
-	if (!mw) {
-		ret = -ENOMEM;
-		goto err_pd;
-	}
-	mw->device = ibdev;
-	mw->pd = pd;
-	mw->uobject = uobj;
-	mw->type = cmd.mw_type;
 	attrs->driver_udata.uctx = uobj->context;
-	ret = ibdev->ops.alloc_mw(mw, &attrs->driver_udata);
-	if (ret) {
-		kfree(mw);
-		goto err_pd;
-	}
-	atomic_inc(&pd->usecnt);
+	mw = ib_alloc_mw_user(pd_uobj->object, cmd.mw_type, uobj,
+			      &attrs->driver_udata);
 	uverbs_uobj_lookup_put(pd_uobj, UV_ACCESS_READ);
+	if (IS_ERR(mw)) {
+		ret = PTR_ERR(mw);
+		goto err_abort;
+	}
 	uobj->object = mw;
 	attrs->uobject = uobj;
 
@@ -284,8 +220,6 @@ int uverbs_cmd_alloc_mw(struct uverbs_attr_bundle *attrs)
 	resp.rkey = mw->rkey;
 	return uverbs_response(attrs, &resp, sizeof(resp));
 
-err_pd:
-	uverbs_uobj_lookup_put(pd_uobj, UV_ACCESS_READ);
 err_abort:
 	uverbs_uobj_abort(uobj, false, attrs);
 	return ret;

@@ -7,25 +7,14 @@
  * pd->usecnt counts objects that use the PD; while it is non-zero the PD
  * refuses destruction with -EBUSY, and teardown destroys it after them.
  */
-#include <linux/slab.h>
 #include "uverbs.h"
 
 static int pd_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 		      struct uverbs_attr_bundle *attrs)
 {
-	struct ib_pd *pd = uobj->object;
 	struct ib_udata no_udata = {};
-	int ret;
 
-	if (atomic_read(&pd->usecnt))
-		return -EBUSY;
-	if (pd->device->ops.dealloc_pd) {
-		ret = pd->device->ops.dealloc_pd(pd, &no_udata);
-		if (ret)
-			return ret;
-	}
-	kfree(pd);
-	return 0;
+	return ib_dealloc_pd_user(uobj->object, &no_udata);
 }
 
 const struct uverbs_obj_type uverbs_pd_type = {
@@ -39,44 +28,51 @@ const struct uverbs_obj_type uverbs_pd_type = {
  * is left in attrs->uobject: the write dispatcher commits it if the rest
  * of the command succeeds and destroys it otherwise.
  */
-int uverbs_pd_create(struct uverbs_attr_bundle *attrs, u32 *handle)
+static int uverbs_pd_create(struct uverbs_attr_bundle *attrs, u32 *handle)
 {
 	struct ib_uobject *uobj;
-	struct ib_device *ibdev;
 	struct ib_pd *pd;
-	int ret;
 
 	uobj = uverbs_uobj_alloc(&uverbs_pd_type, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	ibdev = uobj->context->device;
-	if (!ibdev->ops.alloc_pd) {
-		ret = -EOPNOTSUPP;
-		goto err_abort;
-	}
-	/* The driver's structure embeds ours first (see ib_device_ops). */
-	pd = kzalloc(max(ibdev->ops.size_ib_pd, sizeof(*pd)),
-		     GFP_KERNEL_ACCOUNT);
-	if (!pd) {
-		ret = -ENOMEM;
-		goto err_abort;
-	}
-	pd->device = ibdev;
-	pd->uobject = uobj;
-	atomic_set(&pd->usecnt, 0);
-	ret = ibdev->ops.alloc_pd(pd, &attrs->driver_udata);
-	if (ret) {
-		kfree(pd);
-		goto err_abort;
+	pd = ib_alloc_pd_user(uobj->context->device, uobj,
+			      &attrs->driver_udata);
+	if (IS_ERR(pd)) {
+		uverbs_uobj_abort(uobj, false, attrs);
+		return PTR_ERR(pd);
 	}
 	uobj->object = pd;
 	attrs->uobject = uobj;
 	*handle = uobj->id;
 	return 0;
+}
 
-err_abort:
-	uverbs_uobj_abort(uobj, false, attrs);
-	return ret;
+int uverbs_cmd_alloc_pd(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_alloc_pd_resp resp = {};
+	struct ib_uverbs_alloc_pd cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	ret = uverbs_pd_create(attrs, &resp.pd_handle);
+	if (ret)
+		return ret;
+	/* The dispatcher commits the PD, or destroys it if this fails. */
+	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+int uverbs_cmd_dealloc_pd(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uverbs_dealloc_pd cmd;
+	int ret;
+
+	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	return uverbs_uobj_destroy_by_id(&uverbs_pd_type, cmd.pd_handle, attrs);
 }
 
 /* The framework destroyed the PD before calling this. */

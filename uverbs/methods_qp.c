@@ -164,17 +164,11 @@ static int qp_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 	} else {
 		uqp_detach_all(uqp, qp);
 	}
-	ret = qp->device->ops.destroy_qp(qp, &udata);
+	ret = ib_destroy_qp_user(qp, &udata);
 	if (ret)
 		return ret;
 	/* The driver calls the event handler no more. */
-	atomic_dec(&qp->pd->usecnt);
-	atomic_dec(&qp->send_cq->usecnt);
-	atomic_dec(&qp->recv_cq->usecnt);
-	if (qp->srq)
-		atomic_dec(&qp->srq->usecnt);
 	uverbs_uevent_release(&uqp->ev);
-	kfree(qp);
 	return 0;
 }
 
@@ -221,9 +215,10 @@ static int uqp_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 		      struct ib_cq *send_cq, struct ib_cq *recv_cq,
 		      struct ib_srq *srq, struct ib_uobject *async)
 {
-	struct ib_device *ibdev = uobj->context->device;
 	struct uverbs_uqp *uqp = to_uqp(uobj);
 	struct ib_qp_init_attr init = {
+		.event_handler = uqp_event_handler,
+		.qp_context = uqp,
 		.send_cq = send_cq,
 		.recv_cq = recv_cq,
 		.srq = srq,
@@ -234,54 +229,21 @@ static int uqp_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 		.create_flags = p->create_flags,
 	};
 	struct ib_qp *qp;
-	int ret;
 
-	if (!ibdev->ops.create_qp || !ibdev->ops.destroy_qp) {
-		ret = -EOPNOTSUPP;
-		goto err_async;
-	}
-	/* The driver's structure embeds ours first (see ib_device_ops). */
-	qp = kzalloc(max(ibdev->ops.size_ib_qp, sizeof(*qp)),
-		     GFP_KERNEL_ACCOUNT);
-	if (!qp) {
-		ret = -ENOMEM;
-		goto err_async;
-	}
 	uverbs_uevent_init(&uqp->ev, async);
 	mutex_init(&uqp->mcast_lock);
 	INIT_LIST_HEAD(&uqp->mcast_list);
 	uobj->user_handle = p->user_handle;
-	qp->device = ibdev;
-	qp->pd = pd;
-	qp->send_cq = send_cq;
-	qp->recv_cq = recv_cq;
-	qp->srq = srq;
-	qp->uobject = uobj;
-	qp->event_handler = uqp_event_handler;
-	qp->qp_context = uqp;
-	qp->qp_type = p->qp_type;
-	qp->port_num = 0;		/* until a MODIFY_QP names one */
-
+	/* init.port_num 0: the QP has no port until a MODIFY_QP names one */
 	attrs->driver_udata.uctx = uobj->context;
-	ret = ibdev->ops.create_qp(qp, &init, &attrs->driver_udata);
-	if (ret) {
+	qp = ib_create_qp_user(pd, &init, uobj, &attrs->driver_udata);
+	if (IS_ERR(qp)) {
 		uverbs_uevent_release(&uqp->ev);
-		kfree(qp);
-		return ret;
+		return PTR_ERR(qp);
 	}
-	atomic_inc(&pd->usecnt);
-	atomic_inc(&send_cq->usecnt);
-	atomic_inc(&recv_cq->usecnt);
-	if (srq)
-		atomic_inc(&srq->usecnt);
 	uobj->object = qp;
 	p->cap = init.cap;
 	return 0;
-
-err_async:
-	if (async)
-		uverbs_uobj_put(async);
-	return ret;
 }
 
 static void put_read(struct ib_uobject *uobj)
@@ -565,13 +527,6 @@ int uverbs_cmd_query_qp(struct uverbs_attr_bundle *attrs)
 }
 
 /* An IB port (not RoCE): the only kind alternate paths are possible on. */
-static bool port_is_ib(struct ib_device *ibdev, u32 port)
-{
-	return rdma_is_port_valid(ibdev, port) &&
-	       rdma_port_get_link_layer(ibdev, port) ==
-	       IB_LINK_LAYER_INFINIBAND;
-}
-
 /*
  * The port checks of in-tree's uverbs, on the command as userspace sent
  * it; may add IB_QP_PORT to the mask (a new primary AV outside INIT->RTR
@@ -670,13 +625,11 @@ static void modify_cmd_to_attr(const struct ib_uverbs_ex_modify_qp *cmd,
 static int modify_qp(struct uverbs_attr_bundle *attrs,
 		     struct ib_uverbs_ex_modify_qp *cmd)
 {
-	const struct ib_gid_attr *av_sgid = NULL, *alt_sgid = NULL;
 	struct ib_uverbs_modify_qp *b = &cmd->base;
 	struct ib_qp_attr attr = {};
 	struct ib_uobject *uobj;
-	struct ib_device *ibdev;
 	struct ib_qp *qp;
-	u32 mask, port;
+	u32 mask;
 	int ret;
 
 	/* Shared: the driver serializes modifications of a QP. */
@@ -685,7 +638,6 @@ static int modify_qp(struct uverbs_attr_bundle *attrs,
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	qp = uobj->object;
-	ibdev = qp->device;
 	ret = check_modify_ports(qp, b);
 	if (ret)
 		goto out;
@@ -701,36 +653,8 @@ static int modify_qp(struct uverbs_attr_bundle *attrs,
 		goto out;
 	}
 	modify_cmd_to_attr(cmd, &attr);
-	port = mask & IB_QP_PORT ? attr.port_num : READ_ONCE(qp->port_num);
-
-	/* Put what we got, whatever the driver does with @attr. */
-	if (mask & IB_QP_AV) {
-		ret = uverbs_ah_attr_resolve(ibdev, &attr.ah_attr);
-		if (ret)
-			goto out;
-		av_sgid = attr.ah_attr.sgid_attr;
-	}
-	if (mask & IB_QP_ALT_PATH) {
-		ret = uverbs_ah_attr_resolve(ibdev, &attr.alt_ah_attr);
-		if (ret)
-			goto out_av;
-		alt_sgid = attr.alt_ah_attr.sgid_attr;
-		/* Path migration is an IB feature: not on RoCE, as in-tree. */
-		if (!port_is_ib(ibdev, attr.alt_ah_attr.port_num) ||
-		    !port_is_ib(ibdev, port)) {
-			ret = -EINVAL;
-			goto out_av;
-		}
-	}
-
 	attrs->driver_udata.uctx = uobj->context;
-	ret = ibdev->ops.modify_qp(qp, &attr, mask, &attrs->driver_udata);
-	/* The QP's port: what the RTR check above compares with. */
-	if (!ret && (mask & IB_QP_PORT))
-		WRITE_ONCE(qp->port_num, port);
-out_av:
-	uverbs_put_sgid_attr(alt_sgid);
-	uverbs_put_sgid_attr(av_sgid);
+	ret = ib_modify_qp_user(qp, &attr, mask, &attrs->driver_udata);
 out:
 	uverbs_uobj_lookup_put(uobj, UV_ACCESS_READ);
 	return ret;
@@ -809,9 +733,9 @@ int uverbs_cmd_destroy_qp(struct uverbs_attr_bundle *attrs)
  * command: they must fit in what was written (-ENOSPC) and anything after
  * them must be zero (-EOPNOTSUPP), as in-tree.
  */
-int uverbs_check_wr_payload(const struct uverbs_attr_bundle *attrs,
-			    size_t hdr_len, u32 wr_count, u32 wqe_size,
-			    u32 sge_count)
+static int uverbs_check_wr_payload(const struct uverbs_attr_bundle *attrs,
+				   size_t hdr_len, u32 wr_count, u32 wqe_size,
+				   u32 sge_count)
 {
 	size_t avail = attrs->ucore.inlen - hdr_len;
 	size_t wqes = size_mul(wqe_size, wr_count);
@@ -829,82 +753,81 @@ int uverbs_check_wr_payload(const struct uverbs_attr_bundle *attrs,
 	return 0;
 }
 
-/* Read the fixed part of a post command (the dispatcher checked its size). */
-static int post_request(struct uverbs_attr_bundle *attrs, void *cmd,
-			size_t len)
-{
-	return copy_from_user(cmd, attrs->ucore.inbuf, len) ? -EFAULT : 0;
-}
+/*
+ * The three post commands have one layout: the response address, the
+ * QP's or SRQ's handle, the counts, then the WRs; each answers with the
+ * index of the first bad WR.  They are read as POST_RECV's.
+ */
+static_assert(sizeof(struct ib_uverbs_post_send) ==
+	      sizeof(struct ib_uverbs_post_recv));
+static_assert(sizeof(struct ib_uverbs_post_srq_recv) ==
+	      sizeof(struct ib_uverbs_post_recv));
+static_assert(offsetof(struct ib_uverbs_post_send, wqe_size) ==
+	      offsetof(struct ib_uverbs_post_recv, wqe_size));
+static_assert(offsetof(struct ib_uverbs_post_srq_recv, srq_handle) ==
+	      offsetof(struct ib_uverbs_post_recv, qp_handle));
+static_assert(offsetof(struct ib_uverbs_post_srq_recv, wqe_size) ==
+	      offsetof(struct ib_uverbs_post_recv, wqe_size));
+static_assert(sizeof(struct ib_uverbs_post_send_resp) ==
+	      sizeof(struct ib_uverbs_post_recv_resp));
+static_assert(sizeof(struct ib_uverbs_post_srq_recv_resp) ==
+	      sizeof(struct ib_uverbs_post_recv_resp));
 
-int uverbs_cmd_post_send(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_uverbs_post_send_resp resp = {};
-	struct ib_uverbs_post_send cmd;
-	struct ib_uobject *uobj;
-	struct ib_qp *qp;
-	int ret, ret2;
-
-	if (!attrs->ibdev->ops.post_send)
-		return -EOPNOTSUPP;
-	ret = post_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	ret = uverbs_check_wr_payload(attrs, sizeof(cmd), cmd.wr_count,
-				      cmd.wqe_size, cmd.sge_count);
-	if (ret)
-		return ret;
-	if (cmd.wqe_size < sizeof(struct ib_uverbs_send_wr))
-		return -EINVAL;
-	uobj = uverbs_uobj_lookup(&uverbs_qp_type, cmd.qp_handle,
-				  UV_ACCESS_READ, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	qp = uobj->object;
-	if (cmd.wr_count) {
-		/* WQEs go through the shared ring: none is taken here. */
-		resp.bad_wr = 1;
-		ret = -EINVAL;
-	} else {
-		ret = qp->device->ops.post_send(qp);
-	}
-	uverbs_uobj_lookup_put(uobj, UV_ACCESS_READ);
-	ret2 = uverbs_response(attrs, &resp, sizeof(resp));
-	return ret ?: ret2;
-}
-
-int uverbs_cmd_post_recv(struct uverbs_attr_bundle *attrs)
+/*
+ * POST_SEND, POST_RECV and POST_SRQ_RECV: the WRs must fit the command,
+ * and each WR at least @wqe_min; any WR is refused, the first reported
+ * bad, since WQEs come through the rings shared with the driver; without
+ * WRs, @doorbell tells the driver to look at the QP's ring (NULL for an
+ * SRQ, whose receive WQEs need none).
+ */
+int uverbs_post_wrs(struct uverbs_attr_bundle *attrs,
+		    const struct uverbs_obj_type *type, size_t wqe_min,
+		    int (*doorbell)(struct ib_qp *qp))
 {
 	struct ib_uverbs_post_recv_resp resp = {};
 	struct ib_uverbs_post_recv cmd;
 	struct ib_uobject *uobj;
-	struct ib_qp *qp;
 	int ret, ret2;
 
-	if (!attrs->ibdev->ops.post_recv)
-		return -EOPNOTSUPP;
-	ret = post_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
+	/* The dispatcher checked the fixed part's size. */
+	if (copy_from_user(&cmd, attrs->ucore.inbuf, sizeof(cmd)))
+		return -EFAULT;
 	ret = uverbs_check_wr_payload(attrs, sizeof(cmd), cmd.wr_count,
 				      cmd.wqe_size, cmd.sge_count);
 	if (ret)
 		return ret;
-	if (cmd.wqe_size < sizeof(struct ib_uverbs_recv_wr))
+	if (cmd.wqe_size < wqe_min)
 		return -EINVAL;
-	uobj = uverbs_uobj_lookup(&uverbs_qp_type, cmd.qp_handle,
-				  UV_ACCESS_READ, attrs);
+	uobj = uverbs_uobj_lookup(type, cmd.qp_handle, UV_ACCESS_READ, attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
-	qp = uobj->object;
 	if (cmd.wr_count) {
 		resp.bad_wr = 1;
 		ret = -EINVAL;
-	} else {
-		ret = qp->device->ops.post_recv(qp);
+	} else if (doorbell) {
+		ret = doorbell(uobj->object);
 	}
 	uverbs_uobj_lookup_put(uobj, UV_ACCESS_READ);
 	ret2 = uverbs_response(attrs, &resp, sizeof(resp));
 	return ret ?: ret2;
+}
+
+int uverbs_cmd_post_send(struct uverbs_attr_bundle *attrs)
+{
+	if (!attrs->ibdev->ops.post_send)
+		return -EOPNOTSUPP;
+	return uverbs_post_wrs(attrs, &uverbs_qp_type,
+			       sizeof(struct ib_uverbs_send_wr),
+			       attrs->ibdev->ops.post_send);
+}
+
+int uverbs_cmd_post_recv(struct uverbs_attr_bundle *attrs)
+{
+	if (!attrs->ibdev->ops.post_recv)
+		return -EOPNOTSUPP;
+	return uverbs_post_wrs(attrs, &uverbs_qp_type,
+			       sizeof(struct ib_uverbs_recv_wr),
+			       attrs->ibdev->ops.post_recv);
 }
 
 /* ------------------------------------------------------------------ */

@@ -49,20 +49,14 @@ static int srq_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 		       struct uverbs_attr_bundle *attrs)
 {
 	struct ib_udata udata = { .uctx = uobj->context };
-	struct ib_srq *srq = uobj->object;
-	struct ib_pd *pd = srq->pd;
 	int ret;
 
-	/* Still the SRQ of a QP: teardown retries after those. */
-	if (atomic_read(&srq->usecnt))
-		return -EBUSY;
-	ret = srq->device->ops.destroy_srq(srq, &udata);
+	/* -EBUSY while a QP uses it: teardown retries after those. */
+	ret = ib_destroy_srq_user(uobj->object, &udata);
 	if (ret)
 		return ret;
 	/* The driver calls the event handler no more. */
-	atomic_dec(&pd->usecnt);
 	uverbs_uevent_release(&to_usrq(uobj)->ev);
-	kfree(srq);
 	return 0;
 }
 
@@ -83,47 +77,21 @@ static int usrq_create(struct uverbs_attr_bundle *attrs,
 		       u64 user_handle, struct ib_pd *pd,
 		       struct ib_uobject *async)
 {
-	struct ib_device *ibdev = uobj->context->device;
 	struct uverbs_usrq *usrq = to_usrq(uobj);
 	struct ib_srq *srq;
-	int ret;
 
-	if (!ibdev->ops.create_srq || !ibdev->ops.destroy_srq) {
-		ret = -EOPNOTSUPP;
-		goto err_async;
-	}
-	/* The driver's structure embeds ours first (see ib_device_ops). */
-	srq = kzalloc(max(ibdev->ops.size_ib_srq, sizeof(*srq)),
-		      GFP_KERNEL_ACCOUNT);
-	if (!srq) {
-		ret = -ENOMEM;
-		goto err_async;
-	}
 	uverbs_uevent_init(&usrq->ev, async);
 	uobj->user_handle = user_handle;
-	srq->device = ibdev;
-	srq->pd = pd;
-	srq->uobject = uobj;
-	srq->event_handler = usrq_event_handler;
-	srq->srq_context = usrq;
-	srq->srq_type = init->srq_type;
-	atomic_set(&srq->usecnt, 0);
-
+	init->event_handler = usrq_event_handler;
+	init->srq_context = usrq;
 	attrs->driver_udata.uctx = uobj->context;
-	ret = ibdev->ops.create_srq(srq, init, &attrs->driver_udata);
-	if (ret) {
+	srq = ib_create_srq_user(pd, init, uobj, &attrs->driver_udata);
+	if (IS_ERR(srq)) {
 		uverbs_uevent_release(&usrq->ev);
-		kfree(srq);
-		return ret;
+		return PTR_ERR(srq);
 	}
-	atomic_inc(&pd->usecnt);
 	uobj->object = srq;
 	return 0;
-
-err_async:
-	if (async)
-		uverbs_uobj_put(async);
-	return ret;
 }
 
 /* CREATE_SRQ and CREATE_XSRQ; the new SRQ is left in attrs->uobject. */
@@ -304,31 +272,8 @@ int uverbs_cmd_destroy_srq(struct uverbs_attr_bundle *attrs)
 
 int uverbs_cmd_post_srq_recv(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_post_srq_recv_resp resp = {};
-	struct ib_uverbs_post_srq_recv cmd;
-	struct ib_uobject *uobj;
-	int ret, ret2;
-
-	if (copy_from_user(&cmd, attrs->ucore.inbuf, sizeof(cmd)))
-		return -EFAULT;
-	ret = uverbs_check_wr_payload(attrs, sizeof(cmd), cmd.wr_count,
-				      cmd.wqe_size, cmd.sge_count);
-	if (ret)
-		return ret;
-	if (cmd.wqe_size < sizeof(struct ib_uverbs_recv_wr))
-		return -EINVAL;
-	uobj = uverbs_uobj_lookup(&uverbs_srq_type, cmd.srq_handle,
-				  UV_ACCESS_READ, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	/* WQEs go through the shared ring: none is taken here. */
-	if (cmd.wr_count) {
-		resp.bad_wr = 1;
-		ret = -EINVAL;
-	}
-	uverbs_uobj_lookup_put(uobj, UV_ACCESS_READ);
-	ret2 = uverbs_response(attrs, &resp, sizeof(resp));
-	return ret ?: ret2;
+	return uverbs_post_wrs(attrs, &uverbs_srq_type,
+			       sizeof(struct ib_uverbs_recv_wr), NULL);
 }
 
 /* ------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include "uverbs.h"
 
 static const struct uv_method_table *const uverbs_method_tables[] = {
+	&uverbs_write_methods,
 	&uverbs_device_methods,
 	&uverbs_async_methods,
 	&uverbs_pd_methods,

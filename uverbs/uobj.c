@@ -197,33 +197,6 @@ err_unlock:
 }
 
 /* Make a new object visible.  The creator's reference goes to its name. */
-/* Which `rdma res` kind an object type counts as, or -1. */
-static int uobj_res_kind(const struct uverbs_obj_type *type)
-{
-	switch (type->id) {
-	case UVERBS_OBJECT_PD:
-		return IB_RES_PD;
-	case UVERBS_OBJECT_CQ:
-		return IB_RES_CQ;
-	case UVERBS_OBJECT_QP:
-		return IB_RES_QP;
-	case UVERBS_OBJECT_MR:
-		return IB_RES_MR;
-	case UVERBS_OBJECT_SRQ:
-		return IB_RES_SRQ;
-	default:
-		return -1;
-	}
-}
-
-static void uobj_res_count(struct ib_uobject *uobj, int delta)
-{
-	int kind = uobj_res_kind(uobj->type);
-
-	if (kind >= 0)
-		atomic_add(delta, &uobj->context->device->res_count[kind]);
-}
-
 void uverbs_uobj_commit(struct ib_uobject *uobj)
 {
 	struct ib_uverbs_file *ufile = uobj->ufile;
@@ -234,7 +207,6 @@ void uverbs_uobj_commit(struct ib_uobject *uobj)
 	list_add(&uobj->list, &ufile->uobjects);
 	spin_unlock_irqrestore(&ufile->uobjects_lock, flags);
 	atomic_set(&uobj->usecnt, 0);
-	uobj_res_count(uobj, 1);
 
 	if (uobj->type->is_fd) {
 		struct file *filp = uobj->object;
@@ -402,7 +374,6 @@ static int destroy_locked(struct ib_uobject *uobj,
 	ret = uobj->type->destroy(uobj, why, attrs);
 	if (ret)
 		return ret;
-	uobj_res_count(uobj, -1);
 
 	if (!uobj->type->is_fd) {
 		uobj->object = NULL;

@@ -369,6 +369,10 @@ void uverbs_fill_udata(const struct uverbs_attr_bundle *attrs,
 		       struct ib_udata *udata, u16 in_id, u16 out_id);
 void uverbs_finalize_uobj_create(struct uverbs_attr_bundle *attrs, u16 id);
 bool uverbs_user_is_zero(const void __user *p, size_t len);
+/* A write command's request in, its response out (also by INVOKE_WRITE). */
+int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len);
+int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
+		    size_t len);
 
 /* A missing optional output is not an error for handlers that fill many. */
 #define UVERBS_COPY_FAILED(_ret) ((_ret) && (_ret) != -ENOENT)
@@ -376,10 +380,7 @@ bool uverbs_user_is_zero(const void __user *p, size_t len);
 /* cmd_write.c */
 ssize_t uverbs_write(struct file *filp, const char __user *buf, size_t count,
 		     loff_t *pos);
-int uverbs_invoke_write(struct uverbs_attr_bundle *attrs, u32 command);
-int uverbs_request(struct uverbs_attr_bundle *attrs, void *req, size_t len);
-int uverbs_response(struct uverbs_attr_bundle *attrs, const void *resp,
-		    size_t len);
+extern const struct uv_method_table uverbs_write_methods;
 
 /* event.c: what async event files and completion channels queue */
 struct uverbs_event_queue {
@@ -458,9 +459,10 @@ extern const struct uv_method_table uverbs_qp_methods;
 void uverbs_uevent_init(struct uverbs_uevent *ue, struct ib_uobject *async);
 void uverbs_uevent_report(struct uverbs_uevent *ue, u64 element, u32 type);
 void uverbs_uevent_release(struct uverbs_uevent *ue);
-int uverbs_check_wr_payload(const struct uverbs_attr_bundle *attrs,
-			    size_t hdr_len, u32 wr_count, u32 wqe_size,
-			    u32 sge_count);
+/* POST_SEND, POST_RECV and POST_SRQ_RECV, whose layouts are one. */
+int uverbs_post_wrs(struct uverbs_attr_bundle *attrs,
+		    const struct uverbs_obj_type *type, size_t wqe_min,
+		    int (*doorbell)(struct ib_qp *qp));
 int uverbs_cmd_create_qp(struct uverbs_attr_bundle *attrs);
 int uverbs_cmd_ex_create_qp(struct uverbs_attr_bundle *attrs);
 int uverbs_cmd_query_qp(struct uverbs_attr_bundle *attrs);
@@ -485,12 +487,7 @@ int uverbs_cmd_post_srq_recv(struct uverbs_attr_bundle *attrs);
 /* methods_ah.c */
 extern const struct uverbs_obj_type uverbs_ah_type;
 extern const struct uv_method_table uverbs_ah_methods;
-/*
- * Check an address vector from userspace and resolve its source GID
- * entry into attr->sgid_attr (NULL without GRH), held until the caller
- * puts it with uverbs_put_sgid_attr() (which takes NULL).
- */
-int uverbs_ah_attr_resolve(struct ib_device *ibdev, struct ib_ah_attr *attr);
+/* A source GID entry rdma_ah_attr_resolve() held, or NULL: put it. */
 void uverbs_put_sgid_attr(const struct ib_gid_attr *sgid_attr);
 int uverbs_cmd_create_ah(struct uverbs_attr_bundle *attrs);
 int uverbs_cmd_destroy_ah(struct uverbs_attr_bundle *attrs);
@@ -500,10 +497,15 @@ extern const struct uv_method_table uverbs_device_methods;
 void uverbs_fill_port_resp(struct ib_device *ibdev, u32 port,
 			   const struct ib_port_attr *attr,
 			   struct ib_uverbs_query_port_resp *resp);
+int uverbs_cmd_get_context(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_query_device(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_ex_query_device(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_query_port(struct uverbs_attr_bundle *attrs);
 
 /* methods_pd.c */
 extern const struct uverbs_obj_type uverbs_pd_type;
 extern const struct uv_method_table uverbs_pd_methods;
-int uverbs_pd_create(struct uverbs_attr_bundle *attrs, u32 *handle);
+int uverbs_cmd_alloc_pd(struct uverbs_attr_bundle *attrs);
+int uverbs_cmd_dealloc_pd(struct uverbs_attr_bundle *attrs);
 
 #endif

@@ -468,6 +468,8 @@ struct ib_srq_attr {
 };
 
 struct ib_srq_init_attr {
+	void (*event_handler)(struct ib_event *event, void *srq_context);
+	void *srq_context;
 	struct ib_srq_attr attr;	/* the driver writes back what it made */
 	enum ib_srq_type srq_type;
 };
@@ -529,7 +531,7 @@ struct ib_qp_init_attr {
 	enum ib_qp_type qp_type;
 	u32 create_flags;		/* enum ib_uverbs_qp_create_flags */
 	u32 port_num;			/* special QPs only */
-	/* Kernel QPs (ib_create_qp()): copied into struct ib_qp. */
+	/* Copied into struct ib_qp (for uverbs: its uobject's handler). */
 	void (*event_handler)(struct ib_event *event, void *qp_context);
 	void *qp_context;
 };
@@ -1050,6 +1052,81 @@ int rdma_query_gid(struct ib_device *ibdev, u32 port, unsigned int index,
 ssize_t rdma_query_gid_table(struct ib_device *ibdev,
 			     struct ib_uverbs_gid_entry *entries,
 			     size_t max_entries);
+
+/* ------------------------------------------------------------------ */
+/* Object lifecycle (core/objects.c): one for ib_uverbs and the kernel */
+/* ------------------------------------------------------------------ */
+/*
+ * Create and destroy a verbs object for ib_uverbs (@uobj the new object's
+ * uobject, @udata the command's driver data) or a kernel consumer (both
+ * NULL; the kernel verbs below wrap these).  Creation allocates the
+ * driver's structure, calls the driver, takes a use of every object the
+ * new one names and counts it in `rdma res`; destruction refuses an
+ * object in use (-EBUSY) and undoes all of it.  They may sleep.
+ */
+struct ib_pd *ib_alloc_pd_user(struct ib_device *ibdev,
+			       struct ib_uobject *uobj, struct ib_udata *udata);
+int ib_dealloc_pd_user(struct ib_pd *pd, struct ib_udata *udata);
+
+struct ib_cq *ib_create_cq_user(struct ib_device *ibdev,
+				ib_comp_handler comp_handler,
+				void (*event_handler)(struct ib_event *, void *),
+				void *cq_context,
+				const struct ib_cq_init_attr *attr,
+				struct ib_uobject *uobj, struct ib_udata *udata);
+int ib_destroy_cq_user(struct ib_cq *cq, struct ib_udata *udata);
+
+struct ib_srq *ib_create_srq_user(struct ib_pd *pd,
+				  struct ib_srq_init_attr *init,
+				  struct ib_uobject *uobj, struct ib_udata *udata);
+int ib_destroy_srq_user(struct ib_srq *srq, struct ib_udata *udata);
+
+/* @init names the CQs and SRQ; the driver writes back init->cap. */
+struct ib_qp *ib_create_qp_user(struct ib_pd *pd,
+				struct ib_qp_init_attr *init,
+				struct ib_uobject *uobj, struct ib_udata *udata);
+int ib_destroy_qp_user(struct ib_qp *qp, struct ib_udata *udata);
+/*
+ * Resolve the addresses @mask names (rdma_ah_attr_resolve(); an
+ * alternate path only between IB ports), then the driver's modify.
+ */
+int ib_modify_qp_user(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
+		      struct ib_udata *udata);
+
+/*
+ * @attr resolved by rdma_ah_attr_resolve(): its sgid_attr is the
+ * caller's, held across the call and put by the caller.
+ */
+struct ib_ah *ib_create_ah_user(struct ib_pd *pd, struct ib_ah_attr *attr,
+				struct ib_uobject *uobj, struct ib_udata *udata);
+int ib_destroy_ah_user(struct ib_ah *ah);
+
+/* What an MR covers: a user range, or all kernel memory (DMA MR). */
+struct ib_mr_source {
+	bool user;		/* reg_user_mr; else get_dma_mr */
+	u64 start;		/* user: the range's address, length */
+	u64 length;
+	u64 iova;		/* user: where the device sees @start */
+	int access;		/* IB_ACCESS_* */
+};
+
+/* Remote write/atomic without local write, or unknown bits: -EINVAL. */
+int ib_check_mr_access(int access);
+struct ib_mr *ib_reg_mr_user(struct ib_pd *pd, const struct ib_mr_source *src,
+			     struct ib_uobject *uobj, struct ib_udata *udata);
+int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata);
+
+struct ib_mw *ib_alloc_mw_user(struct ib_pd *pd, enum ib_mw_type type,
+			       struct ib_uobject *uobj, struct ib_udata *udata);
+int ib_dealloc_mw_user(struct ib_mw *mw);
+
+/*
+ * Check @attr's port and, with a GRH, hold the GID entry sgid_index names
+ * in attr->sgid_attr (-EINVAL: no such port, a RoCE port without GRH or
+ * an index past the table; -ENODATA: an empty entry); the caller puts
+ * it with rdma_put_gid_attr().
+ */
+int rdma_ah_attr_resolve(struct ib_device *ibdev, struct ib_ah_attr *attr);
 
 /* ------------------------------------------------------------------ */
 /* Kernel verbs (core/verbs.c): objects owned by kernel consumers      */

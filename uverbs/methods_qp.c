@@ -71,16 +71,15 @@ struct uqp_mcast {
 };
 
 struct uverbs_uqp {
-	struct ib_uobject uobj;		/* first: freed through it */
-	struct uverbs_uevent ev;
+	struct uverbs_uevent_uobj ue;	/* first: freed through it */
 	struct mutex mcast_lock;	/* protects @mcast_list */
 	struct list_head mcast_list;	/* struct uqp_mcast */
 };
-static_assert(offsetof(struct uverbs_uqp, uobj) == 0);
+static_assert(offsetof(struct uverbs_uqp, ue) == 0);
 
 static struct uverbs_uqp *to_uqp(struct ib_uobject *uobj)
 {
-	return container_of(uobj, struct uverbs_uqp, uobj);
+	return container_of(uobj, struct uverbs_uqp, ue.uobj);
 }
 
 /* ------------------------------------------------------------------ */
@@ -126,7 +125,7 @@ static void uqp_event_handler(struct ib_event *event, void *qp_context)
 {
 	struct ib_uobject *uobj = event->qp->uobject;
 
-	uverbs_uevent_report(&to_uqp(uobj)->ev, uobj->user_handle,
+	uverbs_uevent_report(uverbs_uevent_of(uobj), uobj->user_handle,
 			     event->event);
 }
 
@@ -168,7 +167,7 @@ static int qp_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 	if (ret)
 		return ret;
 	/* The driver calls the event handler no more. */
-	uverbs_uevent_release(&uqp->ev);
+	uverbs_uevent_release(&uqp->ue.ev);
 	return 0;
 }
 
@@ -230,7 +229,7 @@ static int uqp_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 	};
 	struct ib_qp *qp;
 
-	uverbs_uevent_init(&uqp->ev, async);
+	uverbs_uevent_init(&uqp->ue.ev, async);
 	mutex_init(&uqp->mcast_lock);
 	INIT_LIST_HEAD(&uqp->mcast_list);
 	uobj->user_handle = p->user_handle;
@@ -238,7 +237,7 @@ static int uqp_create(struct uverbs_attr_bundle *attrs, struct ib_uobject *uobj,
 	attrs->driver_udata.uctx = uobj->context;
 	qp = ib_create_qp_user(pd, &init, uobj, &attrs->driver_udata);
 	if (IS_ERR(qp)) {
-		uverbs_uevent_release(&uqp->ev);
+		uverbs_uevent_release(&uqp->ue.ev);
 		return PTR_ERR(qp);
 	}
 	uobj->object = qp;
@@ -700,7 +699,16 @@ int uverbs_cmd_ex_modify_qp(struct uverbs_attr_bundle *attrs)
 /* DESTROY_QP                                                          */
 /* ------------------------------------------------------------------ */
 
-int uverbs_cmd_destroy_qp(struct uverbs_attr_bundle *attrs)
+/* The two destroy commands have one layout, and so have their answers. */
+static_assert(sizeof(struct ib_uverbs_destroy_qp) ==
+	      sizeof(struct ib_uverbs_destroy_srq));
+static_assert(offsetof(struct ib_uverbs_destroy_qp, qp_handle) ==
+	      offsetof(struct ib_uverbs_destroy_srq, srq_handle));
+static_assert(sizeof(struct ib_uverbs_destroy_qp_resp) ==
+	      sizeof(struct ib_uverbs_destroy_srq_resp));
+
+int uverbs_destroy_uevent_cmd(struct uverbs_attr_bundle *attrs,
+			      const struct uverbs_obj_type *type)
 {
 	struct ib_uverbs_destroy_qp_resp resp = {};
 	struct ib_uverbs_destroy_qp cmd;
@@ -710,18 +718,35 @@ int uverbs_cmd_destroy_qp(struct uverbs_attr_bundle *attrs)
 	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	uobj = uverbs_uobj_lookup(&uverbs_qp_type, cmd.qp_handle,
-				  UV_ACCESS_DESTROY, attrs);
+	uobj = uverbs_uobj_lookup(type, cmd.qp_handle, UV_ACCESS_DESTROY,
+				  attrs);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
 	ret = uverbs_uobj_destroy(uobj, attrs);
 	/* Destroyed: no event can be added to the count any more. */
 	if (!ret)
-		resp.events_reported = to_uqp(uobj)->ev.events_reported;
+		resp.events_reported = uverbs_uevent_of(uobj)->events_reported;
 	uverbs_uobj_lookup_put(uobj, UV_ACCESS_DESTROY);
 	if (ret)
 		return ret;
 	return uverbs_response(attrs, &resp, sizeof(resp));
+}
+
+/* The framework destroyed the object before calling this. */
+int uverbs_destroy_uevent_resp(struct uverbs_attr_bundle *attrs,
+			       u16 handle_id, u16 resp_id)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, handle_id);
+	struct ib_uverbs_destroy_qp_resp resp = {
+		.events_reported = uverbs_uevent_of(uobj)->events_reported,
+	};
+
+	return uverbs_copy_to(attrs, resp_id, &resp, sizeof(resp));
+}
+
+int uverbs_cmd_destroy_qp(struct uverbs_attr_bundle *attrs)
+{
+	return uverbs_destroy_uevent_cmd(attrs, &uverbs_qp_type);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1101,14 +1126,8 @@ static int qp_create_method(struct uverbs_attr_bundle *attrs)
 /* The framework destroyed the QP before calling this. */
 static int qp_destroy_method(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_QP_HANDLE);
-	struct ib_uverbs_destroy_qp_resp resp = {
-		.events_reported = to_uqp(uobj)->ev.events_reported,
-	};
-
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_QP_RESP, &resp,
-			      sizeof(resp));
+	return uverbs_destroy_uevent_resp(attrs, UVERBS_ATTR_DESTROY_QP_HANDLE,
+					  UVERBS_ATTR_DESTROY_QP_RESP);
 }
 
 /*

@@ -26,22 +26,11 @@
 #include <linux/slab.h>
 #include "uverbs.h"
 
-struct uverbs_usrq {
-	struct ib_uobject uobj;		/* first: freed through it */
-	struct uverbs_uevent ev;
-};
-static_assert(offsetof(struct uverbs_usrq, uobj) == 0);
-
-static struct uverbs_usrq *to_usrq(struct ib_uobject *uobj)
-{
-	return container_of(uobj, struct uverbs_usrq, uobj);
-}
-
 static void usrq_event_handler(struct ib_event *event, void *srq_context)
 {
 	struct ib_uobject *uobj = event->srq->uobject;
 
-	uverbs_uevent_report(&to_usrq(uobj)->ev, uobj->user_handle,
+	uverbs_uevent_report(uverbs_uevent_of(uobj), uobj->user_handle,
 			     event->event);
 }
 
@@ -56,13 +45,13 @@ static int srq_destroy(struct ib_uobject *uobj, enum uverbs_remove_reason why,
 	if (ret)
 		return ret;
 	/* The driver calls the event handler no more. */
-	uverbs_uevent_release(&to_usrq(uobj)->ev);
+	uverbs_uevent_release(uverbs_uevent_of(uobj));
 	return 0;
 }
 
 const struct uverbs_obj_type uverbs_srq_type = {
 	.id = UVERBS_OBJECT_SRQ,
-	.size = sizeof(struct uverbs_usrq),
+	.size = sizeof(struct uverbs_uevent_uobj),
 	.destroy = srq_destroy,
 };
 
@@ -77,17 +66,16 @@ static int usrq_create(struct uverbs_attr_bundle *attrs,
 		       u64 user_handle, struct ib_pd *pd,
 		       struct ib_uobject *async)
 {
-	struct uverbs_usrq *usrq = to_usrq(uobj);
 	struct ib_srq *srq;
 
-	uverbs_uevent_init(&usrq->ev, async);
+	uverbs_uevent_init(uverbs_uevent_of(uobj), async);
 	uobj->user_handle = user_handle;
 	init->event_handler = usrq_event_handler;
-	init->srq_context = usrq;
+	init->srq_context = uobj;
 	attrs->driver_udata.uctx = uobj->context;
 	srq = ib_create_srq_user(pd, init, uobj, &attrs->driver_udata);
 	if (IS_ERR(srq)) {
-		uverbs_uevent_release(&usrq->ev);
+		uverbs_uevent_release(uverbs_uevent_of(uobj));
 		return PTR_ERR(srq);
 	}
 	uobj->object = srq;
@@ -248,26 +236,7 @@ int uverbs_cmd_query_srq(struct uverbs_attr_bundle *attrs)
 
 int uverbs_cmd_destroy_srq(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uverbs_destroy_srq_resp resp = {};
-	struct ib_uverbs_destroy_srq cmd;
-	struct ib_uobject *uobj;
-	int ret;
-
-	ret = uverbs_request(attrs, &cmd, sizeof(cmd));
-	if (ret)
-		return ret;
-	uobj = uverbs_uobj_lookup(&uverbs_srq_type, cmd.srq_handle,
-				  UV_ACCESS_DESTROY, attrs);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	ret = uverbs_uobj_destroy(uobj, attrs);
-	/* Destroyed: no event can be added to the count any more. */
-	if (!ret)
-		resp.events_reported = to_usrq(uobj)->ev.events_reported;
-	uverbs_uobj_lookup_put(uobj, UV_ACCESS_DESTROY);
-	if (ret)
-		return ret;
-	return uverbs_response(attrs, &resp, sizeof(resp));
+	return uverbs_destroy_uevent_cmd(attrs, &uverbs_srq_type);
 }
 
 int uverbs_cmd_post_srq_recv(struct uverbs_attr_bundle *attrs)
@@ -353,14 +322,8 @@ static int srq_create_method(struct uverbs_attr_bundle *attrs)
 /* The framework destroyed the SRQ before calling this. */
 static int srq_destroy_method(struct uverbs_attr_bundle *attrs)
 {
-	struct ib_uobject *uobj =
-		uverbs_attr_get_uobject(attrs, UVERBS_ATTR_DESTROY_SRQ_HANDLE);
-	struct ib_uverbs_destroy_srq_resp resp = {
-		.events_reported = to_usrq(uobj)->ev.events_reported,
-	};
-
-	return uverbs_copy_to(attrs, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp,
-			      sizeof(resp));
+	return uverbs_destroy_uevent_resp(attrs, UVERBS_ATTR_DESTROY_SRQ_HANDLE,
+					  UVERBS_ATTR_DESTROY_SRQ_RESP);
 }
 
 /* No XRCD attribute: a method naming one is not supported (see top). */

@@ -452,6 +452,21 @@ struct uverbs_uevent {
 	u32 events_reported;		/* read by userspace */
 };
 
+/*
+ * The uobject of a QP or an SRQ (a QP's continues with its own fields):
+ * one shape, so that their destroy commands answer through one helper.
+ */
+struct uverbs_uevent_uobj {
+	struct ib_uobject uobj;		/* first: freed through it */
+	struct uverbs_uevent ev;
+};
+static_assert(offsetof(struct uverbs_uevent_uobj, uobj) == 0);
+
+static inline struct uverbs_uevent *uverbs_uevent_of(struct ib_uobject *uobj)
+{
+	return &container_of(uobj, struct uverbs_uevent_uobj, uobj)->ev;
+}
+
 /* methods_qp.c */
 extern const struct uverbs_obj_type uverbs_qp_type;
 extern const struct uv_method_table uverbs_qp_methods;
@@ -459,6 +474,14 @@ extern const struct uv_method_table uverbs_qp_methods;
 void uverbs_uevent_init(struct uverbs_uevent *ue, struct ib_uobject *async);
 void uverbs_uevent_report(struct uverbs_uevent *ue, u64 element, u32 type);
 void uverbs_uevent_release(struct uverbs_uevent *ue);
+/*
+ * DESTROY_QP and DESTROY_SRQ (write), and the same methods' answer
+ * (ioctl): how many async events of the object userspace has read.
+ */
+int uverbs_destroy_uevent_cmd(struct uverbs_attr_bundle *attrs,
+			      const struct uverbs_obj_type *type);
+int uverbs_destroy_uevent_resp(struct uverbs_attr_bundle *attrs,
+			       u16 handle_id, u16 resp_id);
 /* POST_SEND, POST_RECV and POST_SRQ_RECV, whose layouts are one. */
 int uverbs_post_wrs(struct uverbs_attr_bundle *attrs,
 		    const struct uverbs_obj_type *type, size_t wqe_min,

@@ -464,6 +464,20 @@ out:
 }
 EXPORT_SYMBOL(ib_post_send_mad);
 
+/*
+ * End @s with WR_FLUSH_ERR: now if it waits for an answer, once its
+ * completion is back if it is on the wire.  Under the agent's lock.
+ */
+static void mad_send_flush(struct mad_agent *ma, struct mad_send *s)
+{
+	if (s->state == MAD_SEND_WAITING) {
+		mad_send_finish(ma, s, IB_WC_WR_FLUSH_ERR);
+	} else if (s->state == MAD_SEND_ON_WIRE && !s->finish_on_wc) {
+		s->status = IB_WC_WR_FLUSH_ERR;
+		s->finish_on_wc = true;
+	}
+}
+
 void ib_cancel_mad(struct ib_mad_send_buf *send_buf)
 {
 	struct mad_send *s = container_of(send_buf, struct mad_send, send_buf);
@@ -471,12 +485,7 @@ void ib_cancel_mad(struct ib_mad_send_buf *send_buf)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ma->lock, flags);
-	if (s->state == MAD_SEND_WAITING) {
-		mad_send_finish(ma, s, IB_WC_WR_FLUSH_ERR);
-	} else if (s->state == MAD_SEND_ON_WIRE && !s->finish_on_wc) {
-		s->status = IB_WC_WR_FLUSH_ERR;
-		s->finish_on_wc = true;
-	}
+	mad_send_flush(ma, s);
 	spin_unlock_irqrestore(&ma->lock, flags);
 }
 EXPORT_SYMBOL(ib_cancel_mad);
@@ -1049,14 +1058,8 @@ void ib_unregister_mad_agent(struct ib_mad_agent *agent)
 
 	/* Every send ends with WR_FLUSH_ERR, those on the wire once back. */
 	spin_lock_irqsave(&ma->lock, flags);
-	list_for_each_entry_safe(s, tmp, &ma->sends, list) {
-		if (s->state == MAD_SEND_WAITING) {
-			mad_send_finish(ma, s, IB_WC_WR_FLUSH_ERR);
-		} else if (s->state == MAD_SEND_ON_WIRE && !s->finish_on_wc) {
-			s->status = IB_WC_WR_FLUSH_ERR;
-			s->finish_on_wc = true;
-		}
-	}
+	list_for_each_entry_safe(s, tmp, &ma->sends, list)
+		mad_send_flush(ma, s);
 	spin_unlock_irqrestore(&ma->lock, flags);
 
 	/*

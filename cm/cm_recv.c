@@ -134,32 +134,38 @@ static struct cm_id_priv *cm_rx_id(struct cm_rx *rx, unsigned int off)
 }
 
 /*
- * A new id spawned by @listen for a REQ or SIDR_REQ; -EBUSY (dropped and
- * counted, no answer) if CM_LISTEN_MAX_UNANSWERED of its ids wait for
- * their consumer already.  The id holds its slot until answered.
+ * A new id spawned by @listen for a REQ or SIDR_REQ (@service_id, the
+ * sender's @remote_id), with the @type event that will report it in
+ * *@evp.  NULL if memory is short or CM_LISTEN_MAX_UNANSWERED of the
+ * listener's ids wait for their consumer already (dropped and counted,
+ * no answer); then the caller's reference on @listen is dropped too.
+ * The id holds its slot until answered.
  */
-static struct cm_id_priv *cm_spawn(struct cm_rx *rx,
-				   struct cm_id_priv *listen)
+static struct cm_id_priv *cm_spawn(struct cm_rx *rx, struct cm_id_priv *listen,
+				   enum ib_cm_event_type type,
+				   __be64 service_id, __be32 remote_id,
+				   struct cm_event_work **evp)
 {
-	struct cm_id_priv *priv;
 	const struct ib_gid_attr *ref;
+	struct cm_id_priv *priv;
+	struct cm_event_work *ev;
 
+	ev = cm_alloc_event(type, rx->msg);
+	if (!ev)
+		goto err;
 	if (!cm_listen_take_slot(listen)) {
 		cm_count_drop(rx->port, CM_DROP_LISTEN_FULL);
-		return ERR_PTR(-EBUSY);
+		goto err;
 	}
 	ref = rdma_get_gid_attr(rx->port->cm_dev->ibdev, rx->port->port_num,
 				rx->wc->ah_attr.sgid_index);
-	if (IS_ERR(ref)) {
-		cm_listen_put_slot(listen);
-		return ERR_CAST(ref);
-	}
+	if (IS_ERR(ref))
+		goto err_slot;
 	priv = cm_alloc_id(listen->id.device, listen->id.cm_handler,
 			   listen->id.context);
 	if (IS_ERR(priv)) {
 		rdma_put_gid_attr(ref);
-		cm_listen_put_slot(listen);
-		return priv;
+		goto err_slot;
 	}
 	cm_get(listen);
 	priv->unanswered_on = listen;
@@ -169,7 +175,19 @@ static struct cm_id_priv *cm_spawn(struct cm_rx *rx,
 	priv->av.sgid_attr = ref;
 	priv->sgid_attr = ref;
 	priv->tid = rx->wc->mad->mad_hdr.tid;
+	priv->id.service_id = service_id;
+	priv->id.service_mask = cpu_to_be64(~0ULL);
+	priv->id.remote_id = remote_id;
+	*evp = ev;
 	return priv;
+
+err_slot:
+	cm_listen_put_slot(listen);
+err:
+	if (ev)
+		cm_free_event(ev);
+	cm_put(listen);
+	return NULL;
 }
 
 /* Undo cm_spawn() for a duplicate found after all: nobody saw the id. */
@@ -257,21 +275,11 @@ static void cm_rx_req(struct cm_rx *rx)
 		return;
 	}
 
-	ev = cm_alloc_event(IB_CM_REQ_RECEIVED, rx->msg);
-	if (!ev) {
-		cm_put(listen);
+	priv = cm_spawn(rx, listen, IB_CM_REQ_RECEIVED,
+			cpu_to_be64(req.service_id),
+			cpu_to_be32(req.local_comm_id), &ev);
+	if (!priv)
 		return;
-	}
-	priv = cm_spawn(rx, listen);
-	if (IS_ERR(priv)) {
-		cm_free_event(ev);
-		cm_put(listen);
-		return;
-	}
-
-	priv->id.service_id = cpu_to_be64(req.service_id);
-	priv->id.service_mask = cpu_to_be64(~0ULL);
-	priv->id.remote_id = cpu_to_be32(req.local_comm_id);
 	priv->remote_ca_guid = req.local_ca_guid;
 	priv->qp_type = req.transport == CM_TRANSPORT_UC ? IB_QPT_UC :
 							     IB_QPT_RC;
@@ -686,20 +694,11 @@ static void cm_rx_sidr_req(struct cm_rx *rx)
 		cm_answer_unknown(rx, CM_ATTR_SIDR_REP, 0, 0);
 		return;
 	}
-	ev = cm_alloc_event(IB_CM_SIDR_REQ_RECEIVED, rx->msg);
-	if (!ev) {
-		cm_put(listen);
+	priv = cm_spawn(rx, listen, IB_CM_SIDR_REQ_RECEIVED,
+			cpu_to_be64(q.service_id), cpu_to_be32(q.request_id),
+			&ev);
+	if (!priv)
 		return;
-	}
-	priv = cm_spawn(rx, listen);
-	if (IS_ERR(priv)) {
-		cm_free_event(ev);
-		cm_put(listen);
-		return;
-	}
-	priv->id.service_id = cpu_to_be64(q.service_id);
-	priv->id.service_mask = cpu_to_be64(~0ULL);
-	priv->id.remote_id = cpu_to_be32(q.request_id);
 	priv->remote_ca_guid = cm_sidr_sender(rx);
 	priv->id.state = IB_CM_SIDR_REQ_RCVD;
 	if (cm_insert_remote(priv)) {	/* lost a race with a duplicate */

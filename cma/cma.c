@@ -764,8 +764,6 @@ EXPORT_SYMBOL(rdma_destroy_qp);
 /* Devices                                                             */
 /* ------------------------------------------------------------------ */
 
-static struct ib_client cma_client;
-
 static int cma_add_one(struct ib_device *device)
 {
 	struct cma_device *cma_dev;
@@ -943,38 +941,10 @@ static int cma_fill_res_cm_ids(struct ib_device *ibdev, void *client_data,
 	return ret;
 }
 
-static struct ib_client cma_client = {
+/* Registered by the module's init (cma_main.c) once cma_wq exists. */
+struct ib_client cma_client = {
 	.name = "cma",
 	.add = cma_add_one,
 	.remove = cma_remove_one,
 	.fill_res_cm_ids = cma_fill_res_cm_ids,
 };
-
-
-int cma_init(void)
-{
-	int ret;
-
-	cma_wq = alloc_ordered_workqueue("rdma_cm", WQ_MEM_RECLAIM);
-	if (!cma_wq)
-		return -ENOMEM;
-	ret = cma_addr_init();
-	if (ret)
-		goto err_wq;
-	ret = ib_register_client(&cma_client);
-	if (ret)
-		goto err_addr;
-	return 0;
-err_addr:
-	cma_addr_exit();
-err_wq:
-	destroy_workqueue(cma_wq);
-	return ret;
-}
-
-void cma_exit(void)
-{
-	ib_unregister_client(&cma_client);
-	cma_addr_exit();
-	destroy_workqueue(cma_wq);
-}

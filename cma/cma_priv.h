@@ -181,8 +181,7 @@ int cma_modify_qp_err(struct rdma_id_private *p);
 int cma_modify_qp_rtr_rts(struct rdma_id_private *p,
 			  const struct rdma_conn_param *param);
 int cma_modify_qp_rts(struct rdma_id_private *p);
-int cma_init(void);
-void cma_exit(void);
+extern struct ib_client cma_client;	/* ids' devices come and go */
 
 /* cma_addr.c: address and route resolution */
 bool cma_any_addr(const struct sockaddr *addr);

@@ -15,7 +15,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/version.h>
+#include <ordma/compat.h>
 #include "core_priv.h"
 
 /* Pages pinned per call: bounds the time between checks for signals. */
@@ -38,7 +38,8 @@ static void umem_unpin(struct ib_umem *umem, unsigned long npages)
  * a private mapping may pin the shared zero page, or a page the process
  * later replaces by copy-on-write, and the device would not see what the
  * process writes there; those kernels need the write fault (forced for
- * read-only mappings), which is what the in-tree 6.1 stack does.
+ * read-only mappings), which is what the in-tree 6.1 stack does
+ * (ORDMA_FOLL_RO_LONGTERM: none from 6.2 on).
  */
 static unsigned int umem_gup_flags(bool writable)
 {
@@ -46,10 +47,8 @@ static unsigned int umem_gup_flags(bool writable)
 
 	if (writable)
 		flags |= FOLL_WRITE;
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
 	else
-		flags |= FOLL_WRITE | FOLL_FORCE;
-#endif
+		flags |= ORDMA_FOLL_RO_LONGTERM;
 	return flags;
 }
 

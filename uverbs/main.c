@@ -36,13 +36,9 @@
 static dev_t dynamic_base;
 static DEFINE_IDA(uverbs_ida);
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
-static ssize_t abi_version_show(const struct class *class,
-				const struct class_attribute *attr, char *buf)
-#else
-static ssize_t abi_version_show(struct class *class,
-				struct class_attribute *attr, char *buf)
-#endif
+static ssize_t abi_version_show(ORDMA_CLASS_ATTR_CONST struct class *class,
+				ORDMA_CLASS_ATTR_CONST struct class_attribute *attr,
+				char *buf)
 {
 	/* The ABI of the command interface itself, not of any provider. */
 	return sysfs_emit(buf, "%d\n", IB_USER_VERBS_ABI_VERSION);

@@ -17,6 +17,20 @@
 #define ORDMA_DEVNODE_DEV struct device
 #endif
 
+/* class_attribute show() takes a const class and attribute since 6.4. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define ORDMA_CLASS_ATTR_CONST const
+#else
+#define ORDMA_CLASS_ATTR_CONST
+#endif
+
+/* The extra flags of a read-only long-term pin (core/umem.c says why). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define ORDMA_FOLL_RO_LONGTERM (FOLL_WRITE | FOLL_FORCE)
+#else
+#define ORDMA_FOLL_RO_LONGTERM 0
+#endif
+
 /* vm_flags is written through vm_flags_{set,clear}() since 6.3. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 #define ordma_vm_flags_set vm_flags_set

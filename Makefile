@@ -39,6 +39,12 @@ check:
 		{ echo "check: warnings above"; exit 1; }
 	@echo "check: build with sparse (C=2) and W=1 is clean"
 
+# checkpatch over the modules' sources (from Debian's linux-source-6.1:
+# the headers packages do not ship it); scripts/style.sh lists what is
+# accepted and why.
+style:
+	scripts/style.sh
+
 unit:
 	$(MAKE) -C tests/unit run
 
@@ -70,4 +76,4 @@ clean:
 	$(if $(wildcard tests/kmod/Makefile),$(MAKE) -C tests/kmod KDIR=$(KDIR) clean)
 	$(if $(wildcard hw_mlx5/Makefile),$(MAKE) -C hw_mlx5 KDIR=$(KDIR) clean)
 
-.PHONY: all modules check unit test install dkms-src deb clean
+.PHONY: all modules check style unit test install dkms-src deb clean

@@ -164,8 +164,10 @@ struct cm_id_priv *cm_find_remote_qpn(u32 remote_qpn, const u8 *gid)
 	return p;
 }
 
-/* -EEXIST when the peer's ID is taken (a duplicate); RC/UC ids also
- * enter the peer-QP table unless another id has that QP already. */
+/*
+ * -EEXIST when the peer's ID is taken (a duplicate); RC/UC ids also
+ * enter the peer-QP table unless another id has that QP already.
+ */
 int cm_insert_remote(struct cm_id_priv *priv)
 {
 	bool connected = priv->qp_type == IB_QPT_RC ||

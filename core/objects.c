@@ -24,9 +24,8 @@
 
 /* Userspace makes us allocate: charge it (see the top). */
 #define ib_zalloc_obj(ibdev, type, udata)				\
-	((struct type *)kzalloc(max_t(size_t, (ibdev)->ops.size_##type,	\
-				      sizeof(struct type)),		\
-				(udata) ? GFP_KERNEL_ACCOUNT : GFP_KERNEL))
+	kzalloc(max_t(size_t, (ibdev)->ops.size_##type, sizeof(struct type)), \
+		(udata) ? GFP_KERNEL_ACCOUNT : GFP_KERNEL)
 
 static void ib_res_count(struct ib_device *ibdev, enum ib_res_kind kind,
 			 int delta)

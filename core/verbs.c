@@ -74,8 +74,8 @@ void ib_dealloc_pd(struct ib_pd *pd)
 		pd->internal_mr = NULL;
 	}
 	ret = ib_dealloc_pd_user(pd, NULL);
-	WARN_ONCE(ret, "%s: ib_dealloc_pd: %d (uses %d)\n",
-		  ib_device_name(pd->device), ret, atomic_read(&pd->usecnt));
+	WARN_ONCE(ret, "%s: %s: %d (uses %d)\n", ib_device_name(pd->device),
+		  __func__, ret, atomic_read(&pd->usecnt));
 }
 EXPORT_SYMBOL(ib_dealloc_pd);
 
@@ -233,7 +233,7 @@ void ib_free_cq(struct ib_cq *cq)
 		cancel_work_sync(&cq->poll_work);
 	}
 	ret = ib_destroy_cq(cq);
-	WARN_ONCE(ret, "%s: ib_free_cq: %d\n", ib_device_name(cq->device),
+	WARN_ONCE(ret, "%s: %s: %d\n", ib_device_name(cq->device), __func__,
 		  ret);
 }
 EXPORT_SYMBOL(ib_free_cq);

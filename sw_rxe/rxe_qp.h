@@ -206,9 +206,8 @@ struct rxe_qp {
 	struct rxe_resp_info resp;	/* responder */
 
 	atomic_t ssn;			/* send sequence number */
-	atomic_t skb_out;		/* request skbs not yet freed by the
-					 * stack: the requester pauses when
-					 * too many are in flight */
+	/* request skbs the stack has not freed: too many pause the requester */
+	atomic_t skb_out;
 	atomic_t mcg_num;		/* multicast groups attached */
 };
 

@@ -762,15 +762,14 @@ static int ucma_leave_mcast_cmd(struct ucma_file *file, const void *req,
 
 	xa_lock(&ucma_mcasts);
 	mc = xa_load(&ucma_mcasts, cmd->id);
-	if (!mc) {
+	if (!mc)
 		mc = ERR_PTR(-ENOENT);
-	} else if (READ_ONCE(mc->ctx->file) != file) {
+	else if (READ_ONCE(mc->ctx->file) != file)
 		mc = ERR_PTR(-EINVAL);
-	} else if (!refcount_inc_not_zero(&mc->ctx->ref)) {
+	else if (!refcount_inc_not_zero(&mc->ctx->ref))
 		mc = ERR_PTR(-ENOENT);	/* its id is going away */
-	} else {
+	else
 		__xa_erase(&ucma_mcasts, cmd->id);
-	}
 	xa_unlock(&ucma_mcasts);
 	if (IS_ERR(mc))
 		return PTR_ERR(mc);

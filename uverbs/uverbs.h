@@ -175,8 +175,8 @@ struct uv_attr_spec {
 	union {
 		struct {
 			u16 min_len;
-			u16 len;	/* what the kernel knows; the maximum
-					 * unless zero_trailing */
+			/* what the kernel knows; the maximum unless zero_trailing */
+			u16 len;
 		} ptr;
 		u64 max;		/* CONST_IN */
 		u64 allowed;		/* FLAGS_IN */

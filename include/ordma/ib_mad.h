@@ -151,9 +151,11 @@ struct ib_mad_agent *ib_register_mad_agent(struct ib_device *device,
 					   ib_mad_send_handler send_handler,
 					   ib_mad_recv_handler recv_handler,
 					   void *context);
-/* Cancels the agent's sends (their send_handler sees WR_FLUSH_ERR), waits
+/*
+ * Cancels the agent's sends (their send_handler sees WR_FLUSH_ERR), waits
  * for handlers in progress and for every send buffer made on the agent to
- * be freed (a buffer keeps its agent), then frees the agent. */
+ * be freed (a buffer keeps its agent), then frees the agent.
+ */
 void ib_unregister_mad_agent(struct ib_mad_agent *agent);
 
 /*

@@ -638,12 +638,13 @@ static void test_req_flushed(void)
 	struct st_event *e, *b;
 	unsigned long start;
 	u8 pdata[IB_CM_REQ_PRIVATE_DATA_SIZE] = {};
+	int ret;
 
 	if (!st_listen_pair(&listen, &a, ST_SID))
 		return;
 	st_req_param(&req, ST_SID, pdata);
-	if (!CHECK(kst_debugfs_write("ib_mad/flush_sends", "1") == 0,
-		   "cannot arm ib_mad/flush_sends"))
+	ret = kst_debugfs_write("ib_mad/flush_sends", "1");
+	if (!CHECK(ret == 0, "cannot arm ib_mad/flush_sends: %d", ret))
 		goto out;
 	start = jiffies;
 	ST_CHECK(ib_send_cm_req(a, &req) == 0);
@@ -651,6 +652,8 @@ static void test_req_flushed(void)
 	if (!CHECK(e, "no REQ_ERROR for a flushed REQ in %d s, state %d",
 		   ST_WAIT / HZ, a->state))
 		goto out;
+	pr_info("cm_selftest: flushed REQ: REQ_ERROR status %d after %u ms\n",
+		e->ev.param.send_status, jiffies_to_msecs(jiffies - start));
 	ST_CHECK(e->ev.param.send_status == IB_WC_WR_FLUSH_ERR);
 	ST_CHECK(time_before(jiffies, start + 4 * HZ));
 	ST_CHECK(a->state == IB_CM_IDLE);

@@ -54,6 +54,39 @@ static struct workqueue_struct *ib_mad_wq;
 static struct dentry *ib_mad_debugfs;
 static struct ib_client mad_client;
 
+/*
+ * Test-only fault injection, debugfs ib_mad/flush_sends: the next N
+ * agent sends (any port) end with IB_WC_WR_FLUSH_ERR without reaching
+ * the QP, as a QP1 in error ends them.  A consumer's handling of a
+ * flushed send can be tested on demand instead of by breaking QP1 at the
+ * right moment; 0 (the default) costs one atomic read per send.  Written
+ * through write_iter so that a kernel selftest can arm it with
+ * kernel_write() right before the send it is for.
+ */
+static atomic_t mad_flush_sends = ATOMIC_INIT(0);
+
+static ssize_t mad_flush_sends_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	size_t len = iov_iter_count(from);
+	char buf[12] = {};
+	unsigned int n;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_iter(buf, len, from) != len)
+		return -EFAULT;
+	if (kstrtouint(strim(buf), 0, &n) || n > INT_MAX)
+		return -EINVAL;
+	atomic_set(&mad_flush_sends, n);
+	return len;
+}
+
+static const struct file_operations mad_flush_sends_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write_iter = mad_flush_sends_write,
+};
+
 static const char *const mad_counter_names[MAD_CNT_MAX] = {
 	[MAD_CNT_RX_DELIVERED] = "rx_delivered",
 	[MAD_CNT_RX_SHORT] = "rx_dropped_short",
@@ -448,6 +481,13 @@ int ib_post_send_mad(struct ib_mad_send_buf *send_buf)
 	s->state = MAD_SEND_ON_WIRE;
 	list_add_tail(&s->list, &ma->sends);
 	refcount_inc(&ma->refcount);	/* until send_handler() returned */
+	if (unlikely(atomic_read(&mad_flush_sends)) &&
+	    atomic_dec_if_positive(&mad_flush_sends) >= 0) {
+		/* what mad_send_done() makes of a flushed send */
+		mad_send_finish(ma, s, IB_WC_WR_FLUSH_ERR);
+		ret = 0;
+		goto out;
+	}
 	ret = mad_send_to_wire(ma->port, s);
 	if (ret == -ENOBUFS) {
 		/* as if the QP had refused it: the agent hears of it */
@@ -1367,6 +1407,9 @@ int ib_mad_init(void)
 	if (!ib_mad_wq)
 		return -ENOMEM;
 	ib_mad_debugfs = debugfs_create_dir("ib_mad", NULL);
+	/* _unsafe: the file only sets a global, which outlives it */
+	debugfs_create_file_unsafe("flush_sends", 0200, ib_mad_debugfs, NULL,
+				   &mad_flush_sends_fops);
 	ret = ib_register_client(&mad_client);
 	if (ret) {
 		debugfs_remove(ib_mad_debugfs);

@@ -13,6 +13,8 @@
  *               REQ answered by ib_send_cm_rej() -> consumer REJ + data
  *   SIDR:       SIDR_REQ -> listen -> SIDR_REP (QPN, Q_Key, data);
  *               SIDR_REQ to an unknown SID -> status UNSUPPORTED
+ *   flushed:    a REQ the MAD layer flushes (debugfs ib_mad/flush_sends)
+ *               -> REQ_ERROR at once, not silence
  *
  * Handlers only log events; the test thread waits for them.  The result
  * is one line, "cm_selftest: N passed, M failed".  The guest script
@@ -621,6 +623,60 @@ out:
 	ib_destroy_cm_id(listen);
 }
 
+/*
+ * A REQ that QP1 flushes (ib_mad/flush_sends makes the next send end as
+ * a QP1 in error ends it): the active id gets REQ_ERROR with the flush
+ * status at once, well before the REQ's 4 s response timeout, and is
+ * IDLE, instead of staying in REQ_SENT with no event (a flush used to be
+ * taken for the CM's own cancel).  The REQ never reached the listener;
+ * the next one, from a fresh id, does.
+ */
+static void test_req_flushed(void)
+{
+	struct ib_cm_id *listen, *a, *a2;
+	struct ib_cm_req_param req;
+	struct st_event *e, *b;
+	unsigned long start;
+	u8 pdata[IB_CM_REQ_PRIVATE_DATA_SIZE] = {};
+	int ret;
+
+	if (!st_listen_pair(&listen, &a, ST_SID))
+		return;
+	st_req_param(&req, ST_SID, pdata);
+	ret = kst_debugfs_write("ib_mad/flush_sends", "1");
+	if (!CHECK(ret == 0, "cannot arm ib_mad/flush_sends: %d", ret))
+		goto out;
+	start = jiffies;
+	ST_CHECK(ib_send_cm_req(a, &req) == 0);
+	e = st_wait(a, IB_CM_REQ_ERROR);
+	if (!CHECK(e, "no REQ_ERROR for a flushed REQ in %d s, state %d",
+		   ST_WAIT / HZ, a->state))
+		goto out;
+	pr_info("cm_selftest: flushed REQ: REQ_ERROR status %d after %u ms\n",
+		e->ev.param.send_status, jiffies_to_msecs(jiffies - start));
+	ST_CHECK(e->ev.param.send_status == IB_WC_WR_FLUSH_ERR);
+	ST_CHECK(time_before(jiffies, start + 4 * HZ));
+	ST_CHECK(a->state == IB_CM_IDLE);
+	ST_CHECK(!st_find(NULL, IB_CM_REQ_RECEIVED));
+
+	a2 = ib_create_cm_id(st.dev, st_handler, NULL);
+	if (IS_ERR(a2)) {
+		ST_CHECK(!"create cm id");
+		goto out;
+	}
+	ST_CHECK(ib_send_cm_req(a2, &req) == 0);
+	b = st_wait(NULL, IB_CM_REQ_RECEIVED);
+	ST_CHECK(b);
+	if (b)
+		ib_destroy_cm_id(b->id);	/* REJ to a2 */
+	ST_CHECK(st_wait(a2, IB_CM_REJ_RECEIVED));
+	ib_destroy_cm_id(a2);
+out:
+	kst_debugfs_write("ib_mad/flush_sends", "0");
+	ib_destroy_cm_id(a);
+	ib_destroy_cm_id(listen);
+}
+
 static int __init cm_selftest_init(void)
 {
 	spin_lock_init(&st.lock);
@@ -643,6 +699,7 @@ static int __init cm_selftest_init(void)
 	test_destroy_sends_rej();
 	test_req_retries();
 	test_stale_conn();
+	test_req_flushed();
 verbs:
 	st_teardown_verbs();
 	rdma_put_gid_attr(st.gid);

@@ -12,6 +12,8 @@
  *      active side disconnects, both see DISCONNECTED
  *   -> a connect that the listener rejects: REJECTED, reason 28 and the
  *      reject's private data
+ *   -> a connect whose REQ the MAD layer flushes (ib_mad/flush_sends):
+ *      UNREACHABLE at once, not silence
  *   -> the UDP port space: SIDR_REQ/SIDR_REP give the peer's QPN and the
  *      RDMA_UDP_QKEY
  *   -> bind conflicts (-EADDRINUSE) and REUSEADDR
@@ -105,11 +107,14 @@ static void evq_init(struct evq *q)
 	init_waitqueue_head(&q->wq);
 }
 
-/* The next event for @id (any id if NULL) of type @type, or NULL. */
-static struct rec *evq_wait(struct evq *q, struct rdma_cm_id *id,
-			    enum rdma_cm_event_type type)
+/*
+ * The next event for @id (any id if NULL) of type @type within @ms, or
+ * NULL; 0 only looks at what has come already.
+ */
+static struct rec *evq_wait_ms(struct evq *q, struct rdma_cm_id *id,
+			       enum rdma_cm_event_type type, unsigned int ms)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	int i;
 
 	for (;;) {
@@ -129,6 +134,12 @@ static struct rec *evq_wait(struct evq *q, struct rdma_cm_id *id,
 			return NULL;
 		wait_event_timeout(q->wq, true, msecs_to_jiffies(50));
 	}
+}
+
+static struct rec *evq_wait(struct evq *q, struct rdma_cm_id *id,
+			    enum rdma_cm_event_type type)
+{
+	return evq_wait_ms(q, id, type, WAIT_MS);
 }
 
 static void st_dump(struct evq *q)
@@ -551,6 +562,84 @@ out:
 	st_put_pair(q, listen, cli);
 }
 
+/* ---- a connect whose REQ QP1 flushes --------------------------------- */
+
+/*
+ * rdma_connect() whose REQ the MAD layer flushes (ib_mad/flush_sends, as
+ * a QP1 in error would): UNREACHABLE with -ETIMEDOUT (what in-tree gives
+ * for a failed REQ) at once, well before the REQ's 4 s response timeout,
+ * instead of no event ever (ib_cm used to take a flush for a cancel); the
+ * listener never hears of it.  A second connect, from a fresh id, does
+ * reach the listener: nothing is left broken.
+ */
+static void st_flushed_connect(void)
+{
+	struct rdma_conn_param param = {
+		.private_data = cli_pdata,
+		.private_data_len = 8,
+		.qp_num = 0x78,
+		.retry_count = 7,
+	};
+	struct evq *q = kmalloc(sizeof(*q), GFP_KERNEL);
+	struct rdma_cm_id *listen, *cli, *cli2 = NULL;
+	struct sockaddr_storage addr;
+	unsigned long start;
+	struct rec *r;
+	int ret;
+
+	if (!CHECK(q, "alloc"))
+		return;
+	evq_init(q);
+	listen = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
+	cli = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
+	if (!listen || !cli)
+		goto out;
+	st_addr(&addr, AF_INET, 0);
+	ret = rdma_bind_addr(listen, (struct sockaddr *)&addr);
+	ret = ret ?: rdma_listen(listen, 1);
+	if (!CHECK(!ret, "listen: %d", ret))
+		goto out;
+	st_addr(&addr, AF_INET, st_port(listen));
+	if (!st_resolve(q, cli, &addr))
+		goto out;
+	ret = kst_debugfs_write("ib_mad/flush_sends", "1");
+	if (!CHECK(!ret, "arm ib_mad/flush_sends: %d", ret))
+		goto out;
+	start = jiffies;
+	ret = rdma_connect(cli, &param);
+	if (!CHECK(!ret, "rdma_connect: %d", ret))
+		goto disarm;
+	r = evq_wait(q, cli, RDMA_CM_EVENT_UNREACHABLE);
+	if (!CHECK(r, "UNREACHABLE for a flushed REQ within %d s",
+		   WAIT_MS / 1000)) {
+		st_dump(q);
+		goto disarm;
+	}
+	pr_info("cma_selftest: flushed REQ: %s (%d) after %u ms\n",
+		rdma_event_msg(r->event), r->status,
+		jiffies_to_msecs(jiffies - start));
+	CHECK(r->status == -ETIMEDOUT, "status %d", r->status);
+	CHECK(time_before(jiffies, start + 4 * HZ), "at once: %u ms",
+	      jiffies_to_msecs(jiffies - start));
+	CHECK(!evq_wait_ms(q, NULL, RDMA_CM_EVENT_CONNECT_REQUEST, 0),
+	      "the flushed REQ reached the listener");
+
+	cli2 = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
+	if (!cli2 || !st_resolve(q, cli2, &addr))
+		goto disarm;
+	ret = rdma_connect(cli2, &param);
+	CHECK(!ret, "second rdma_connect: %d", ret);
+	r = evq_wait(q, NULL, RDMA_CM_EVENT_CONNECT_REQUEST);
+	if (CHECK(r, "the second REQ reached the listener"))
+		rdma_destroy_id(r->id);
+disarm:
+	kst_debugfs_write("ib_mad/flush_sends", "0");
+out:
+	if (cli2)
+		rdma_destroy_id(cli2);
+	st_put_pair(q, listen, cli);
+}
+
 /* ---- UDP port space: SIDR ------------------------------------------- */
 
 static void st_udp(int family)
@@ -801,6 +890,7 @@ static int __init cma_selftest_init(void)
 	st_connect(AF_INET);
 	st_connect(AF_INET6);
 	st_reject();
+	st_flushed_connect();
 	st_udp(AF_INET);
 	st_udp(AF_INET6);
 	dev = ib_device_get_by_name("rxe0");

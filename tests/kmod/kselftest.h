@@ -10,6 +10,7 @@
 #define ORDMA_TESTS_KSELFTEST_H
 
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/printk.h>
 #include <net/ipv6.h>
@@ -105,6 +106,27 @@ kst_find_roce_v4_gid(struct ib_device *dev, u32 port)
 		rdma_put_gid_attr(attr);
 	}
 	return NULL;
+}
+
+/*
+ * Write @val to the debugfs file @name (under /sys/kernel/debug, which the
+ * guest script mounts): a test arms a fault-injection knob right before
+ * the step it is for.  0 or a negative errno.
+ */
+static inline int kst_debugfs_write(const char *name, const char *val)
+{
+	char path[128];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/%s", name);
+	f = filp_open(path, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, val, strlen(val), &pos);
+	filp_close(f, NULL);
+	return n < 0 ? n : n == strlen(val) ? 0 : -EIO;
 }
 
 #endif /* ORDMA_TESTS_KSELFTEST_H */

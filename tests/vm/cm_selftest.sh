@@ -5,7 +5,8 @@
 # connects two RC QPs through the CM over the port's own RoCEv2 GID, moves
 # data, disconnects, is rejected, resolves a SIDR and sends a REQ nobody
 # answers (retries, duplicates) and a REQ from a QP already in a
-# connection (stale); the per-port CM
+# connection (stale) and a REQ the MAD layer flushes (debugfs
+# ib_mad/flush_sends: it must end in REQ_ERROR at once); the per-port CM
 # counters in sysfs must have moved by what it exchanged.
 set -u
 . /oot-src/tests/vm/lib.sh
@@ -34,6 +35,7 @@ before_rx=$(counters cm_rx_msgs)
 echo "# before: rx $before_rx"
 echo "# before: tx $(counters cm_tx_msgs)"
 
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 t_run "insmod cm_selftest" insmod "$SELFTEST"
 line=$(dmesg | grep -o 'cm_selftest: [0-9]* passed, [0-9]* failed' | tail -1)
 echo "# $line"
@@ -46,7 +48,7 @@ echo "# after: tx $(counters cm_tx_msgs)"
 echo "# after: dup $(counters cm_rx_duplicates)"
 echo "# after: retries $(counters cm_tx_retries)"
 # Loopback: every message sent is also received on the same port.
-# The selftest sends 7 REQs, 1 REP, 1 RTU, 1 DREQ, 1 DREP, 5 REJs,
+# The selftest sends 9 REQs (one flushed before the wire), 1 REP, 1 RTU, 1 DREQ, 1 DREP, 5 REJs,
 # 2 SIDR_REQs and 2 SIDR_REPs.
 t_run "rx req >= 7" test "$(count cm_rx_msgs req)" -ge 7
 t_run "rx rep >= 1" test "$(count cm_rx_msgs rep)" -ge 1

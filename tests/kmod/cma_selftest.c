@@ -482,6 +482,22 @@ out:
  * Returns the listener's CONNECT_REQUEST, or NULL after counting a
  * failure (or when either id could not be made: st_id() counted that).
  */
+/* @listen listening on a port of @family, @cli resolved to it (@addr). */
+static bool st_listen_resolve(struct evq *q, struct rdma_cm_id *listen,
+			      struct rdma_cm_id *cli, int family,
+			      struct sockaddr_storage *addr)
+{
+	int ret;
+
+	st_addr(addr, family, 0);
+	ret = rdma_bind_addr(listen, (struct sockaddr *)addr);
+	ret = ret ?: rdma_listen(listen, 1);
+	if (!CHECK(!ret, "listen: %d", ret))
+		return false;
+	st_addr(addr, family, st_port(listen));
+	return st_resolve(q, cli, addr);
+}
+
 static struct rec *st_request(struct evq *q, struct rdma_cm_id *listen,
 			      struct rdma_cm_id *cli, int family,
 			      struct rdma_conn_param *param)
@@ -490,15 +506,7 @@ static struct rec *st_request(struct evq *q, struct rdma_cm_id *listen,
 	struct rec *r;
 	int ret;
 
-	if (!listen || !cli)
-		return NULL;
-	st_addr(&addr, family, 0);
-	ret = rdma_bind_addr(listen, (struct sockaddr *)&addr);
-	ret = ret ?: rdma_listen(listen, 1);
-	if (!CHECK(!ret, "listen: %d", ret))
-		return NULL;
-	st_addr(&addr, family, st_port(listen));
-	if (!st_resolve(q, cli, &addr))
+	if (!listen || !cli || !st_listen_resolve(q, listen, cli, family, &addr))
 		return NULL;
 	ret = rdma_connect(cli, param);
 	if (!CHECK(!ret, "rdma_connect (%s): %d",
@@ -592,15 +600,8 @@ static void st_flushed_connect(void)
 	evq_init(q);
 	listen = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
 	cli = st_id(q, RDMA_PS_TCP, IB_QPT_RC);
-	if (!listen || !cli)
-		goto out;
-	st_addr(&addr, AF_INET, 0);
-	ret = rdma_bind_addr(listen, (struct sockaddr *)&addr);
-	ret = ret ?: rdma_listen(listen, 1);
-	if (!CHECK(!ret, "listen: %d", ret))
-		goto out;
-	st_addr(&addr, AF_INET, st_port(listen));
-	if (!st_resolve(q, cli, &addr))
+	if (!listen || !cli ||
+	    !st_listen_resolve(q, listen, cli, AF_INET, &addr))
 		goto out;
 	ret = kst_debugfs_write("ib_mad/flush_sends", "1");
 	if (!CHECK(!ret, "arm ib_mad/flush_sends: %d", ret))

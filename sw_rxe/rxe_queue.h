@@ -79,6 +79,10 @@ static inline u32 rxe_queue_producer(const struct rxe_queue *q)
 {
 	if (q->dir == RXE_QUEUE_TO_USER)
 		return q->index;
+	/*
+	 * The WQEs it covers are read only after it: pairs with the release
+	 * of producer_index by librxe or by rxe_queue_kprod_advance().
+	 */
 	return smp_load_acquire(&q->buf->producer_index) & q->index_mask;
 }
 
@@ -86,6 +90,10 @@ static inline u32 rxe_queue_consumer(const struct rxe_queue *q)
 {
 	if (q->dir == RXE_QUEUE_FROM_USER)
 		return q->index;
+	/*
+	 * The slots it frees are refilled only after it: pairs with the
+	 * release of consumer_index by librxe or by rxe_queue_kcons_advance().
+	 */
 	return smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
 }
 
@@ -120,6 +128,10 @@ static inline void *rxe_queue_producer_addr(const struct rxe_queue *q)
 static inline void rxe_queue_advance_producer(struct rxe_queue *q)
 {
 	q->index = (q->index + 1) & q->index_mask;
+	/*
+	 * The CQE is written before the index that publishes it: pairs with
+	 * the acquire in librxe's poll and in rxe_queue_kcons_head().
+	 */
 	smp_store_release(&q->buf->producer_index, q->index);
 }
 
@@ -133,6 +145,10 @@ static inline void *rxe_queue_head(const struct rxe_queue *q)
 static inline void rxe_queue_advance_consumer(struct rxe_queue *q)
 {
 	q->index = (q->index + 1) & q->index_mask;
+	/*
+	 * Done with the WQE before its slot can be refilled: pairs with the
+	 * acquire in librxe's post and in rxe_queue_kprod_addr().
+	 */
 	smp_store_release(&q->buf->consumer_index, q->index);
 }
 
@@ -146,6 +162,7 @@ static inline void rxe_queue_advance_consumer(struct rxe_queue *q)
 static inline void *rxe_queue_kprod_addr(const struct rxe_queue *q)
 {
 	u32 prod = READ_ONCE(q->buf->producer_index) & q->index_mask;
+	/* refill only freed slots: pairs with rxe_queue_advance_consumer() */
 	u32 cons = smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
 
 	if (((prod + 1) & q->index_mask) == cons)
@@ -158,6 +175,7 @@ static inline void rxe_queue_kprod_advance(struct rxe_queue *q)
 {
 	u32 prod = READ_ONCE(q->buf->producer_index) & q->index_mask;
 
+	/* publish the WQE once written: pairs with rxe_queue_producer() */
 	smp_store_release(&q->buf->producer_index,
 			  (prod + 1) & q->index_mask);
 }
@@ -166,6 +184,7 @@ static inline void rxe_queue_kprod_advance(struct rxe_queue *q)
 static inline void *rxe_queue_kcons_head(const struct rxe_queue *q)
 {
 	u32 cons = READ_ONCE(q->buf->consumer_index) & q->index_mask;
+	/* read the CQE after it: pairs with rxe_queue_advance_producer() */
 	u32 prod = smp_load_acquire(&q->buf->producer_index) & q->index_mask;
 
 	return cons == prod ? NULL : rxe_queue_addr(q, cons);
@@ -176,6 +195,7 @@ static inline void rxe_queue_kcons_advance(struct rxe_queue *q)
 {
 	u32 cons = READ_ONCE(q->buf->consumer_index) & q->index_mask;
 
+	/* done with the CQE before reuse: pairs with rxe_queue_consumer() */
 	smp_store_release(&q->buf->consumer_index,
 			  (cons + 1) & q->index_mask);
 }

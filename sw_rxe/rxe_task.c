@@ -38,6 +38,12 @@ static void rxe_task_do(struct rxe_task *task)
 
 	for (;;) {
 		clear_bit(RXE_TASK_AGAIN, &task->flags);
+		/*
+		 * RUNNING claimed and AGAIN cleared before @stopped and the
+		 * work are read: pairs with rxe_task_run*() (we see its work
+		 * or its AGAIN stays set) and with rxe_task_stop() (it sees
+		 * RUNNING or we see @stopped).
+		 */
 		smp_mb__after_atomic();
 		while (!READ_ONCE(task->stopped) && !task->fn(task->qp)) {
 			if (--budget == 0) {
@@ -48,6 +54,11 @@ static void rxe_task_do(struct rxe_task *task)
 			}
 		}
 		clear_bit_unlock(RXE_TASK_RUNNING, &task->flags);
+		/*
+		 * RUNNING released before AGAIN is tested: pairs with
+		 * rxe_task_run*(), so either the kicker sees RUNNING clear or
+		 * we see its AGAIN.
+		 */
 		smp_mb__after_atomic();
 		if (READ_ONCE(task->stopped) ||
 		    !test_bit(RXE_TASK_AGAIN, &task->flags) ||
@@ -80,6 +91,7 @@ void rxe_task_run(struct rxe_task *task)
 	if (READ_ONCE(task->stopped))
 		return;
 	set_bit(RXE_TASK_AGAIN, &task->flags);
+	/* pairs with rxe_task_do(): we see RUNNING clear or it sees AGAIN */
 	smp_mb__after_atomic();
 	if (!test_bit(RXE_TASK_RUNNING, &task->flags))
 		queue_work(rxe_wq, &task->work);
@@ -90,6 +102,7 @@ void rxe_task_run_inline(struct rxe_task *task)
 	if (READ_ONCE(task->stopped))
 		return;
 	set_bit(RXE_TASK_AGAIN, &task->flags);
+	/* a failed claim orders nothing: the runner must still see AGAIN */
 	smp_mb__after_atomic();
 	if (rxe_task_claim(task))
 		rxe_task_do(task);
@@ -104,6 +117,7 @@ void rxe_task_defer(struct rxe_task *task)
 void rxe_task_stop(struct rxe_task *task)
 {
 	WRITE_ONCE(task->stopped, true);
+	/* pairs with rxe_task_do(): we see RUNNING or it sees @stopped */
 	smp_mb();
 	/* a queued run sees @stopped and returns at once */
 	cancel_work_sync(&task->work);

@@ -469,6 +469,7 @@ static int ucma_accept_cmd(struct ucma_file *file, const void *req,
 		 * userspace, under this uid.
 		 */
 		ctx->uid = cmd->uid;
+		/* pairs with ucma_event_handler()'s acquire: it sees the uid */
 		smp_store_release(&ctx->reporting, true);
 		ucma_conn_param(ctx->cm_id, &param, &cmd->conn_param);
 		ret = rdma_accept(ctx->cm_id, &param);

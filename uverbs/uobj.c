@@ -116,9 +116,12 @@ int uverbs_ucontext_activate(struct uverbs_attr_bundle *attrs,
 	} else {
 		ret = uctx->device->ops.alloc_ucontext(uctx,
 						       &attrs->driver_udata);
-		/* Readers load it with acquire: they see it set up. */
 		if (!ret) {
 			atomic_inc(&uctx->device->res_count[IB_RES_CTX]);
+			/*
+			 * Set up before it is seen: pairs with the acquire in
+			 * uverbs_get_ucontext() and uverbs_mmap().
+			 */
 			smp_store_release(&ufile->ucontext, uctx);
 		}
 	}

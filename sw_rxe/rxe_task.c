@@ -90,6 +90,8 @@ void rxe_task_run(struct rxe_task *task)
 {
 	if (READ_ONCE(task->stopped))
 		return;
+	/* the work we were called for is visible before AGAIN is */
+	smp_mb__before_atomic();
 	set_bit(RXE_TASK_AGAIN, &task->flags);
 	/* pairs with rxe_task_do(): we see RUNNING clear or it sees AGAIN */
 	smp_mb__after_atomic();
@@ -101,6 +103,8 @@ void rxe_task_run_inline(struct rxe_task *task)
 {
 	if (READ_ONCE(task->stopped))
 		return;
+	/* the work we were called for is visible before AGAIN is */
+	smp_mb__before_atomic();
 	set_bit(RXE_TASK_AGAIN, &task->flags);
 	/* a failed claim orders nothing: the runner must still see AGAIN */
 	smp_mb__after_atomic();

@@ -517,8 +517,13 @@ static void destroy_ucontext(struct ib_uverbs_file *ufile)
 		ibdev->ops.dealloc_ucontext(uctx);
 	atomic_dec(&ibdev->res_count[IB_RES_CTX]);
 	ib_mmap_forget(uctx);
-	kfree(uctx);
+	/*
+	 * Commands that read it without hw_destroy_rwsem run under the
+	 * device's SRCU, which disassociation waited for; unpublish it first
+	 * all the same, so nothing can find it freed.
+	 */
 	WRITE_ONCE(ufile->ucontext, NULL);
+	kfree(uctx);
 }
 
 /*

@@ -55,7 +55,8 @@
  * COUNT is decimal.
  * The QP uses the GSI Q_Key 0x80010000 (a controlled Q_Key: root only).
  * Prints "sent KIND" per datagram (per flood: one line with the count and
- * the time it took) and exits 0 once every send completed.
+ * the time it took, as soon as the flood is sent) and exits 0 once every
+ * send completed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,6 +473,8 @@ static int send_flood(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_ah *ah,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("sent %s (%lu datagrams in %.1f s)\n", what, f->count,
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	/* a test watching the output starts its next step on this line */
+	fflush(stdout);
 	return 0;
 }
 

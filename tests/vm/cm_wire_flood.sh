@@ -47,9 +47,9 @@ flood_rx() { echo $(($(cmc cm_rx_msgs req) + $(cmc cm_rx_msgs dreq) + $(cmc cm_r
 
 flood_target()
 {
-	local slab0 qps0 rl0 lf0 ur0 sr su hs sampler t0 rc t_honest n peak rx_last rx_honest
-	local tp=$(date +%s)
+	local slab0 qps0 rl0 lf0 ur0 sr su hs sampler t0 rc t_honest n peak rx_last rx_honest tp
 
+	tp=$(date +%s)
 	sync
 	echo 2 >/proc/sys/vm/drop_caches
 	slab0=$(fl_slab) qps0=$(fl_qps)
@@ -135,9 +135,9 @@ flood_target()
 
 flood_inject()
 {
-	local ga inj rc n t0 t1 t_honest still
-	local tp=$(date +%s)
+	local ga inj rc n t0 t1 t_honest still tp
 
+	tp=$(date +%s)
 	ga=$(gid_index "$(ip4gid "$SELF")")
 	t_run "flood: the target is ready" \
 		wait_until $FLOOD_WAIT eval "(exec 3<>/dev/tcp/$PEER/$FLOODPORT) 2>/dev/null"

@@ -11,7 +11,11 @@
 #
 # A-B: the stacks of the server guest a and the client guest b, each "ours"
 # or "stock".  The capture runs in the stock guest (in a when both run the
-# same stack).  Logs and captures in build/test-logs/cm-wire-A-B/.
+# same stack).  Then the guest with our stack (a when both are) takes a
+# flood of crafted CM messages from the other one (tests/vm/cm_wire_flood.sh);
+# CM_WIRE_FLOOD=a|b|no names the target instead (a stock target, to
+# compare, asserts only what stock must do), FLOOD_N and FLOOD_SLAB_KB pass
+# to the guests.  Logs and captures in build/test-logs/cm-wire-A-B/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -30,6 +34,22 @@ ours=
 [ "$a" = ours ] && ours=$a_addrs
 [ "$b" = ours ] && ours=${ours:+$ours,}$b_addrs
 
+flood=${CM_WIRE_FLOOD:-}
+if [ -z "$flood" ]; then
+	flood=no
+	[ "$b" = ours ] && flood=b
+	[ "$a" = ours ] && flood=a
+fi
+case "$flood" in
+a) fenv=(--a-env WIRE_FLOOD=target --b-env WIRE_FLOOD=inject) ;;
+b) fenv=(--a-env WIRE_FLOOD=inject --b-env WIRE_FLOOD=target) ;;
+no) fenv=() ;;
+*) echo "cm_wire: CM_WIRE_FLOOD=$flood: a, b or no" >&2; exit 2 ;;
+esac
+for v in FLOOD_N FLOOD_SLAB_KB; do
+	[ -z "${!v:-}" ] || fenv+=(--a-env "$v=${!v}" --b-env "$v=${!v}")
+done
+
 # Kernels other than 6.1 keep their logs apart (cm-wire-A-B-6.12).
 out=build/test-logs/cm-wire-$pair${OOT_KERNEL:+-$OOT_KERNEL}
 out=${out%-6.1}
@@ -40,7 +60,7 @@ rc=0
 scripts/vm-pair.sh --a-stack "$a" --b-stack "$b" --out "$out" \
 	--mem 1536 --smp 1 --timeout 2400 \
 	--a-env "WIRE_TAG=$pair" --b-env "WIRE_TAG=$pair" \
-	--"$cap"-env WIRE_CAPTURE=1 -- tests/vm/cm_wire.sh || rc=$?
+	--"$cap"-env WIRE_CAPTURE=1 ${fenv[@]+"${fenv[@]}"} -- tests/vm/cm_wire.sh || rc=$?
 echo "# cm wire $pair: guests done in $(($(date +%s) - t0))s (exit $rc)"
 
 capdir=$out/$cap/cmwire

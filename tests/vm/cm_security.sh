@@ -6,9 +6,9 @@
 # eth0 (10.0.2.15, fd00::15), then each part in tests/vm/cmsec/, in name
 # order; a part is sourced, so it shares this shell's counters and helpers:
 #   DEV, IP4, IP6, OUT (its logs), STACK; cm_ids (rdma res's cm_id count);
-#   mad_counter NAME (debugfs ib_mad/, ours only); debugfs_counter DIR NAME
-#   and cm_drop NAME (0 where absent); cmc DIR MSG (sysfs CM counters);
-#   gid_index GID.
+#   mad_counter NAME (debugfs ib_mad/, ours only); and from cm_counters.sh
+#   debugfs_counter DIR NAME and cm_drop NAME (0 where absent); cmc DIR MSG
+#   (sysfs CM counters); gid_index GID; the flood's fl_* readings.
 # Every part runs on both stacks; where stock behaves differently, the part
 # prints the difference as a "# " line and asserts only what both must do,
 # except for the checks that are the fix itself (guarded by STACK=ours).
@@ -30,25 +30,7 @@ mad_counter() # NAME: a drop counter of port 1 in debugfs (ours)
 {
 	awk -v n="$1" '$1 == n { print $2 }' /sys/kernel/debug/ib_mad/$DEV-1
 }
-debugfs_counter() # DIR NAME: a counter of port 1 in debugfs DIR/ (ours), 0 if absent
-{
-	awk -v n="$2" '$1 == n { v = $2 } END { print v + 0 }' \
-		/sys/kernel/debug/"$1"/$DEV-1 2>/dev/null
-}
-cm_drop() { debugfs_counter ib_cm "$1"; } # NAME: ib_cm's drop counters
-cmc() { cat /sys/class/infiniband/$DEV/ports/1/"$1"/"$2"; } # DIR MSG
-gid_index() # GID: its RoCE v2 index on port 1
-{
-	local f i
-	for f in /sys/class/infiniband/$DEV/ports/1/gids/*; do
-		i=${f##*/}
-		[ "$(cat "$f" 2>/dev/null)" = "$1" ] || continue
-		[ "$(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/"$i" 2>/dev/null)" = "RoCE v2" ] || continue
-		echo "$i"
-		return 0
-	done
-	return 1
-}
+. /oot-src/tests/vm/cm_counters.sh
 
 # First prove that this boot's slab debugging catches a use-after-free
 # (tests/kmod/slab_canary.ko plants one); its report is expected, so the log

@@ -12,6 +12,9 @@
 #   WIRE_TAG      name for the summary line ("cm-wire-TAG-ROLE: ...")
 #   WIRE_CAPTURE  1: capture UDP 4791 on eth0 into /oot-out/cmwire/TAG.pcap,
 #                 with /oot-out/cmwire/tests.tsv saying when each test ran
+#   WIRE_FLOOD    target or inject: after the tests, a flood of crafted CM
+#                 messages from the injector to the target
+#                 (tests/vm/cm_wire_flood.sh; FLOOD_N, FLOOD_SLAB_KB)
 #
 # Rendezvous: every test has its own rdma_cm port (19000 + its index;
 # udaddy has no port option: 7174), so a client only ever meets the server
@@ -206,6 +209,8 @@ cap_stop
 
 t_run "no cm_id left" wait_until 60 eval '[ "$(cm_ids)" = 0 ]'
 echo "# CM counters: $(for d in /sys/class/infiniband/$DEV/ports/1/cm_*; do for f in "$d"/*; do v=$(cat "$f"); [ "$v" = 0 ] || echo -n "${d##*/}/${f##*/}=$v "; done; done)"
+# after the capture: the flood is no test of the capture's
+[ -n "${WIRE_FLOOD:-}" ] && . /oot-src/tests/vm/cm_wire_flood.sh
 t_run "rdma link delete $DEV" rdma link delete $DEV
 loaded=$(for m in rdma_ucm rdma_cm iw_cm ib_cm rdma_rxe ib_uverbs ib_core; do [ -d /sys/module/$m ] && echo $m; done)
 t_run "unload the modules" modprobe -r $loaded

@@ -4,11 +4,15 @@
  * QP, as any root process on the network can: the receiving MAD layer and
  * CM must drop what is malformed and answer what is well formed.
  *
- *   mad_inject [-s SRC_GID_INDEX] DEV GID_INDEX KIND...
+ *   mad_inject [-s SRC_GID_INDEX] [-d DEST] DEV GID_INDEX KIND...
  *
  * Each KIND is sent once to QPN 1 at the port's own GID (GID_INDEX of
  * port 1; rxe loops it back to the same port's QP1), from the GID at
- * SRC_GID_INDEX (default: GID_INDEX), e.g. a second address of the port:
+ * SRC_GID_INDEX (default: GID_INDEX), e.g. a second address of the port.
+ * With -d, to QPN 1 of another host instead: DEST is its GID or an IPv4
+ * address (taken as the v4-mapped GID), reached over the port's network,
+ * and GID_INDEX is only the source.  The kinds below say "the GID" for
+ * the destination either way.
  *   short        a 100-byte datagram (a MAD is 256 bytes)
  *   base-version a CM REQ with base version 2
  *   class-version a CM REQ with class version 1 (CM is version 2)
@@ -51,7 +55,8 @@
  * COUNT is decimal.
  * The QP uses the GSI Q_Key 0x80010000 (a controlled Q_Key: root only).
  * Prints "sent KIND" per datagram (per flood: one line with the count and
- * the time it took) and exits 0 once every send completed.
+ * the time it took, as soon as the flood is sent) and exits 0 once every
+ * send completed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <endian.h>
+#include <arpa/inet.h>
 #include <infiniband/verbs.h>
 /* the project's own wire layouts (pure headers, userspace-clean) */
 #include <ordma/mad_wire.h>
@@ -372,6 +378,17 @@ static void build_flood(u8 *m, const struct flood *f, unsigned long i,
 	}
 }
 
+/* -d's DEST: a GID, or an IPv4 address as its v4-mapped GID; 0 if valid. */
+static int parse_dest(const char *s, union ibv_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	if (inet_pton(AF_INET6, s, gid->raw) == 1)
+		return 0;
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	return inet_pton(AF_INET, s, gid->raw + 12) == 1 ? 0 : -1;
+}
+
 static int to_state(struct ibv_qp *qp, enum ibv_qp_state state, int mask,
 		    struct ibv_qp_attr *attr)
 {
@@ -456,6 +473,8 @@ static int send_flood(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_ah *ah,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("sent %s (%lu datagrams in %.1f s)\n", what, f->count,
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	/* a test watching the output starts its next step on this line */
+	fflush(stdout);
 	return 0;
 }
 
@@ -474,16 +493,27 @@ int main(int argc, char **argv)
 	struct inject_ctx c = {0};
 	union ibv_gid gid;
 	u8 *buf;
-	int i, n, gidx, sgidx = -1;
+	int i, n, gidx, sgidx = -1, remote = 0;
 
-	if (argc > 2 && !strcmp(argv[1], "-s")) {
-		sgidx = atoi(argv[2]);
+	for (;;) {
+		if (argc > 2 && !strcmp(argv[1], "-s")) {
+			sgidx = atoi(argv[2]);
+		} else if (argc > 2 && !strcmp(argv[1], "-d")) {
+			if (parse_dest(argv[2], &gid)) {
+				fprintf(stderr, "-d %s: not a GID or IPv4 address\n",
+					argv[2]);
+				return 2;
+			}
+			remote = 1;
+		} else {
+			break;
+		}
 		argc -= 2;
 		argv += 2;
 	}
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: mad_inject [-s SRC_GID_INDEX] DEV GID_INDEX KIND...\n");
+			"usage: mad_inject [-s SRC_GID_INDEX] [-d DEST] DEV GID_INDEX KIND...\n");
 		return 2;
 	}
 	gidx = atoi(argv[2]);
@@ -498,7 +528,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ctx = ibv_open_device(dev);
-	if (!ctx || ibv_query_gid(ctx, 1, gidx, &gid) ||
+	if (!ctx || (!remote && ibv_query_gid(ctx, 1, gidx, &gid)) ||
 	    ibv_query_gid(ctx, 1, sgidx, &c.sgid)) {
 		perror("open/query_gid");
 		return 1;

@@ -28,25 +28,6 @@ FLOOD_N=${FLOOD_N:-20000}
 # FZP), +447 MiB without them; 16 MiB leaves more than twice the margin.
 FLOOD_SLAB_KB=${FLOOD_SLAB_KB:-16384}
 
-fl_slab() { awk '$1 == "SUnreclaim:" { print $2 }' /proc/meminfo; }
-fl_qps() { rdma res show qp 2>/dev/null | wc -l; }
-fl_ids() { [ -r /sys/kernel/debug/ib_cm/ids ] && wc -l </sys/kernel/debug/ib_cm/ids; }
-fl_counters() # one line of what the flood made the stack count
-{
-	local c
-	for c in req dreq sidr_req; do printf 'rx %s %s, ' $c "$(cmc cm_rx_msgs $c)"; done
-	for c in rej drep sidr_rep; do printf 'tx %s %s, ' $c "$(cmc cm_tx_msgs $c)"; done
-	if [ "$STACK" = ours ]; then
-		for c in tx_answer_ratelimited rx_dropped_listen_full; do
-			printf 'ib_cm %s %s, ' $c "$(cm_drop $c)"
-		done
-		for c in rx_delivered rx_dropped_agent_busy tx_dropped_backlog_full tx_errors tx_unclaimed_answered tx_unclaimed_ratelimited; do
-			printf 'ib_mad %s %s, ' $c "$(debugfs_counter ib_mad $c)"
-		done
-	fi
-	echo
-}
-
 GA=$(gid_index 0000:0000:0000:0000:0000:ffff:0a00:020f)
 sync
 echo 2 >/proc/sys/vm/drop_caches

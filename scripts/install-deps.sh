@@ -6,7 +6,10 @@
 # 12's 6.1 and its 6.12), the ABI is resolved from that line's headers
 # metapackage (KABI overrides it for a single line, OOT_KERNEL picks one).
 # Headers are installed; the matching kernel image is only downloaded and
-# unpacked into a cache (it must never be installed on the host).
+# unpacked into a cache (it must never be installed on the host).  Debian
+# 13 (trixie) gets a debootstrapped root in the same cache
+# (scripts/lib/trixie-root.sh: once about 6 minutes and 770 MB, then a
+# no-op); its gcc-14 and headers build our modules for trixie.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/target.sh"
@@ -34,7 +37,7 @@ pkgs=(
 	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest python3-pyverbs
 	rdmacm-utils librdmacm-dev qperf libfabric-bin
 	iproute2 tshark xz-utils
-	debhelper dh-dkms dpkg-dev
+	debhelper dh-dkms dpkg-dev debootstrap
 )
 for kabi in "${kabis[@]}"; do
 	pkgs+=("linux-headers-$kabi-amd64")
@@ -66,3 +69,6 @@ for kabi in "${kabis[@]}"; do
 	fi
 	echo "install-deps: kernel image in $kdir"
 done
+
+# Debian 13's root: its compiler, headers and dkms, never the host's.
+echo "install-deps: trixie root in $("$here/lib/trixie-root.sh")"

@@ -6,6 +6,10 @@
 #   trixie-root.sh run DIR CMD...     run CMD in it as root, with DIR (the
 #                                     tree) bind-mounted at the same path
 #                                     and as the working directory
+#   trixie-root.sh image              unpack (not install) trixie's kernel
+#                                     image of the root's headers ABI into
+#                                     the cache, as install-deps.sh does
+#                                     for bookworm's; prints its directory
 #
 # The root is debootstrapped (minbase) from the mirror the host's own apt
 # sources name for Debian, suite trixie, checked against the keyring the
@@ -21,7 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/target.sh"
 
-root=$OOT_CACHE/trixie-root
+root=$(target_root 6.12-trixie)
 pkgs="gcc-14 make sparse dkms linux-headers-amd64"
 
 host_mirror()
@@ -91,8 +95,27 @@ run)
 	shift
 	in_root "$tree" "$@"
 	;;
+image)
+	[ -e "$root/.complete" ] || build_root
+	kabi=$(OOT_KERNEL=6.12-trixie target_kabi)
+	kdir=$(target_image_dir "$kabi")
+	if [ ! -e "$kdir/.complete" ]; then
+		rm -rf "$kdir"
+		mkdir -p "$kdir"
+		# Fetched by the root's apt (trixie's sources), unpacked by the host.
+		tmp=$(mktemp -d "$root/tmp/image.XXXXXX")
+		chmod 755 "$tmp"
+		in_root "" sh -c 'chown _apt "$1" && cd "$1" &&
+			apt-get download -q "$2" >&2' - \
+			"${tmp#"$root"}" "linux-image-$kabi-amd64"
+		dpkg -x "$tmp"/linux-image-"$kabi"-amd64_*.deb "$kdir"
+		rm -rf "$tmp"
+		touch "$kdir/.complete"
+	fi
+	echo "$kdir"
+	;;
 *)
-	echo "usage: trixie-root.sh [run DIR CMD...]" >&2
+	echo "usage: trixie-root.sh [run DIR CMD... | image]" >&2
 	exit 2
 	;;
 esac

@@ -1,16 +1,39 @@
 # shellcheck shell=bash
 # Which kernel we build for and test on.  Sourced by the other scripts.
 #
-# Two kernel lines are supported: Debian 12's own 6.1 and the 6.12 that
-# bookworm carries as linux-*-6.12-amd64.  OOT_KERNEL picks the line (6.1
-# unless set); the ABI of that line (e.g. 6.1.0-56, 6.12.117+deb12) is the
-# one its headers metapackage names, so headers and image always come from
-# the same Debian upload.  KABI overrides the ABI outright.
+# Two kernel lines are tested: Debian 12's own 6.1 and the 6.12 that
+# bookworm carries as linux-*-6.12-amd64.  A third, 6.12-trixie (Debian
+# 13's 6.12, built with its gcc-14), is built for but not yet in the suite
+# (issue 22): its headers, compiler and dkms live in a debootstrapped root
+# (scripts/lib/trixie-root.sh), never on the host.  OOT_KERNEL picks the
+# line (6.1 unless set); the ABI of that line (e.g. 6.1.0-56,
+# 6.12.117+deb12, 6.12.117+deb13) is the one its headers metapackage names
+# (for trixie: the one installed in the root), so headers and image always
+# come from the same Debian upload.  KABI overrides the ABI outright.
 
 OOT_CACHE=${OOT_CACHE:-/var/cache/oot-rdma}
 
 # The kernel lines the test suite covers, in the order it runs them.
 target_kernels() { echo "6.1 6.12"; }
+
+# The Debian release a kernel line belongs to, and where that release's
+# build environment is: / for bookworm (the host), the cached root for
+# trixie (paths such as target_kdir's are then inside it).
+target_distro()
+{
+	case "$1" in
+	*-trixie) echo trixie ;;
+	*) echo bookworm ;;
+	esac
+}
+
+target_root()
+{
+	case "$(target_distro "$1")" in
+	trixie) echo "$OOT_CACHE/trixie-root" ;;
+	*) echo / ;;
+	esac
+}
 
 # The headers metapackage of a kernel line.
 target_meta()
@@ -18,8 +41,9 @@ target_meta()
 	case "$1" in
 	6.1) echo linux-headers-amd64 ;;
 	6.12) echo linux-headers-6.12-amd64 ;;
+	6.12-trixie) echo linux-headers-amd64 ;;
 	*)
-		echo "target.sh: unknown kernel line '$1' (6.1 or 6.12)" >&2
+		echo "target.sh: unknown kernel line '$1' (6.1, 6.12 or 6.12-trixie)" >&2
 		return 1
 		;;
 	esac
@@ -31,8 +55,21 @@ target_kabi()
 		echo "$KABI"
 		return
 	fi
-	local meta dep
-	meta=$(target_meta "${OOT_KERNEL:-6.1}") || return 1
+	local line=${OOT_KERNEL:-6.1} meta dep root
+	meta=$(target_meta "$line") || return 1
+	root=$(target_root "$line")
+	if [ "$root" != / ]; then
+		# The metapackage installed in the root names the ABI.
+		dep=$(dpkg-query --admindir="$root/var/lib/dpkg" -W \
+			-f='${Depends}\n' "$meta" 2>/dev/null |
+			sed -n 's/^linux-headers-\([^ ,]*\)-amd64.*/\1/p' | head -n1)
+		if [ -z "$dep" ]; then
+			echo "target.sh: no $meta in $root (scripts/lib/trixie-root.sh)" >&2
+			return 1
+		fi
+		echo "$dep"
+		return
+	fi
 	dep=$(apt-cache depends "$meta" 2>/dev/null |
 		sed -n 's/^ *Depends: linux-headers-\(.*\)-amd64$/\1/p' | head -n1)
 	if [ -z "$dep" ]; then
@@ -45,7 +82,8 @@ target_kabi()
 # The kernel release string (uname -r) for an ABI.
 target_kver() { echo "$1-amd64"; }
 
-# Where that release's headers are (a kernel build tree).
+# Where that release's headers are (a kernel build tree), as seen from its
+# build environment (target_root).
 target_kdir() { echo "/usr/src/linux-headers-$1-amd64"; }
 
 target_image_dir() { echo "$OOT_CACHE/kernel-$1"; }

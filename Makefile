@@ -24,13 +24,13 @@ KMAKE = $(MAKE) -C $(KDIR) M=$(PWD)
 all: modules
 
 modules:
-	$(KMAKE) modules
+	+$(KMAKE) modules
 
 # Every file is rebuilt so that no warning can hide in an up-to-date object.
 check:
 	$(KMAKE) clean >/dev/null
 	@mkdir -p build
-	$(KMAKE) C=2 W=1 modules 2>&1 | tee build/check.log
+	+$(KMAKE) C=2 W=1 modules 2>&1 | tee build/check.log
 	$(MAKE) -s -C tests/kmod KDIR=$(KDIR) clean >/dev/null
 	$(MAKE) -C tests/kmod KDIR=$(KDIR) check 2>&1 | tee -a build/check.log
 	$(MAKE) -s -C hw_mlx5 KDIR=$(KDIR) clean >/dev/null

@@ -29,12 +29,9 @@ FLOOD_N=${FLOOD_N:-20000}
 FLOOD_SLAB_KB=${FLOOD_SLAB_KB:-16384}
 
 GA=$(gid_index 0000:0000:0000:0000:0000:ffff:0a00:020f)
-sync
-echo 2 >/proc/sys/vm/drop_caches
-slab0=$(fl_slab) qps0=$(fl_qps) req0=$(cmc cm_rx_msgs req)
-rl0=$(cm_drop tx_answer_ratelimited) lf0=$(cm_drop rx_dropped_listen_full)
-ur0=$(debugfs_counter ib_mad tx_unclaimed_ratelimited)
-echo "# flood: GID index $GA, SUnreclaim before ${slab0} kB, $qps0 QP lines, FLOOD_N=$FLOOD_N"
+fl_baseline
+req0=$(cmc cm_rx_msgs req)
+echo "# flood: GID index $GA, SUnreclaim before ${FL_SLAB0} kB, $FL_QPS0 QP lines, FLOOD_N=$FLOOD_N"
 echo "# flood: before: $(fl_counters)"
 
 # The listeners that never answer: stopped once listening.  (No timeout(1)
@@ -52,8 +49,7 @@ HS=$!
 wait_until 20 eval '[ "$(rdma res show cm_id 2>/dev/null | grep -c "state LISTEN.*comm rping")" = 2 ]'
 
 # The slab sampler: one figure every 0.5 s while the flood runs.
-( while :; do fl_slab; sleep 0.5; done ) >"$FL/slab" &
-SAMPLER=$!
+fl_sample
 t0=$(date +%s)
 $MI $DEV "$GA" "flood-req:$FLOOD_N:7500" "flood-req:$FLOOD_N" \
 	"flood-sidr:$FLOOD_N:7174" "flood-sidr:$FLOOD_N" \
@@ -78,39 +74,11 @@ t1=$(date +%s)
 t_run "flood: the injector sent all $((5 * FLOOD_N + FLOOD_N / 4)) datagrams" \
 	test "$inj_rc/$(grep -c '^sent flood' "$FL/inject")" = 0/6
 sed 's/^/# flood: /' "$FL/inject"
-# rxe queues what it received: the counts settle a little after the sends
-fl_rx() { echo $(($(cmc cm_rx_msgs req) + $(cmc cm_rx_msgs dreq) + $(cmc cm_rx_msgs sidr_req))); }
-rx_last=-1
-while [ "$(fl_rx)" != "$rx_last" ]; do rx_last=$(fl_rx); sleep 2; done
-kill $SAMPLER 2>/dev/null
-wait $SAMPLER 2>/dev/null
-peak=$(sort -n "$FL/slab" | tail -n 1)
+fl_settle
 echo "# flood: $((5 * FLOOD_N + FLOOD_N / 4)) datagrams in $((t1 - t0)) s; honest rping done at $((hc_end - t0)) s"
-echo "# flood: at the end: $(fl_counters)"
-echo "# flood: rxe's non-zero counters: $(grep -H . /sys/class/infiniband/$DEV/ports/1/hw_counters/* 2>/dev/null |
-	sed -n 's|.*/||; /:0$/d; p' | tr '\n' ' ')"
-echo "# flood: ib_cm ids while listeners hold requests: $(fl_ids)"
-echo "# flood: SUnreclaim before ${slab0} kB, peak ${peak} kB (+$((peak - slab0)) kB)"
-if [ "$STACK" = ours ]; then
-	t_run "flood: unreclaimable slab rose less than $FLOOD_SLAB_KB kB at the peak (+$((peak - slab0)) kB)" \
-		test $((peak - slab0)) -lt "$FLOOD_SLAB_KB"
-	t_run "flood: unanswered REQs/DREQs/SIDR_REQs beyond the rate counted (tx_answer_ratelimited)" \
-		test "$(cm_drop tx_answer_ratelimited)" -gt "$rl0"
-	t_run "flood: REQs beyond the listener's unanswered cap counted (rx_dropped_listen_full)" \
-		test "$(cm_drop rx_dropped_listen_full)" -gt "$lf0"
-	t_run "flood: unclaimed Gets beyond the answer rate counted (tx_unclaimed_ratelimited)" \
-		test "$(debugfs_counter ib_mad tx_unclaimed_ratelimited)" -gt "$ur0"
-fi
+fl_judge
 
 kill -CONT $SR $SU 2>/dev/null
 kill $SR $SU $HS 2>/dev/null
 wait $SR $SU $HS 2>/dev/null
-t_run "flood: no cm_id left" wait_until 90 eval '[ "$(cm_ids)" = 0 ]'
-t_run "flood: no QP left beyond those of the start" \
-	wait_until 30 eval '[ "$(fl_qps)" -le "$qps0" ]'
-[ -r /sys/kernel/debug/ib_cm/ids ] &&
-	t_run "flood: ib_cm/ids is empty again" wait_until 60 eval '[ "$(fl_ids)" = 0 ]'
-sync
-echo 2 >/proc/sys/vm/drop_caches
-sleep 1
-echo "# flood: SUnreclaim after ${slab0} -> $(fl_slab) kB"
+fl_left

@@ -2,7 +2,7 @@
 # The main job: what a user sees.  Builds the Debian package, boots a stock
 # Debian kernel in a VM (the in-tree RDMA stack, as on any machine), installs
 # the package there with apt, then uses the stack the way a user does
-# (tests/vm/demo.sh): rxe0 on the NIC, an RC pingpong and ib_write_bw with
+# (tests/guest/demo.sh): rxe0 on the NIC, an RC pingpong and ib_write_bw with
 # `rdma res` and `rdma statistic` during traffic, rping through the CM.
 #
 #   scripts/demo.sh [--kernel 6.1|6.12]      (default 6.1)
@@ -22,7 +22,7 @@ export OOT_KERNEL=$line
 scripts/install-deps.sh
 # The package, and the modules DKMS builds from it for the guest's kernel,
 # made here: compiling them inside a TCG guest takes too long for a demo
-# (tests/vm/pkg_lib.sh).
+# (tests/guest/pkg_lib.sh).
 scripts/build-deb.sh --preseed "$line"
 exec scripts/vm-run.sh --kernel "$line" --stack stock --name demo \
-	-- tests/vm/demo.sh
+	-- tests/guest/demo.sh

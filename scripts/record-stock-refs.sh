@@ -9,7 +9,7 @@
 #                                [--from RUN_DIR]
 #
 #   datapath (default): its pyverbs results -> tests/ref/ABI/datapath-stock/
-#   cm: the check list of tests/vm/cm.sh -> tests/ref/ABI/cm-stock/, with
+#   cm: the check list of tests/guest/cm.sh -> tests/ref/ABI/cm-stock/, with
 #       the hash of the scripts that made it (stock_ref_scripts_hash): the
 #       checks are the scripts' own, so a changed script runs stock live
 #       until the reference is recorded again.
@@ -32,8 +32,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case "$suite" in
-datapath) vmargs=(--mem 3072 --timeout 2400); script=tests/vm/datapath.sh ;;
-cm) vmargs=(--timeout 2400); script=tests/vm/cm.sh ;;
+datapath) vmargs=(--mem 3072 --timeout 2400); script=tests/guest/datapath.sh ;;
+cm) vmargs=(--timeout 2400); script=tests/guest/cm.sh ;;
 *) echo "record-stock-refs: --suite datapath|cm" >&2; exit 2 ;;
 esac
 kabi=$(target_kabi)
@@ -41,7 +41,7 @@ run=${from:-build/test-logs/$suite-stock-record-$kabi}
 if [ -z "$from" ]; then
 	rm -rf "$run"
 	mkdir -p "$(dirname "$run")"
-	make -s -C tests/vm
+	make -s -C tests/probes
 	scripts/vm-run.sh --stack stock --name "$suite" "${vmargs[@]}" \
 		--out "$run" -- "$script" | tee "$run.log"
 fi

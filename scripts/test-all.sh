@@ -10,6 +10,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . scripts/lib/target.sh
 
+# Every test script named in this file exists: a moved or renamed one would
+# otherwise fail only when its lane starts, an hour in.  --check-names: only
+# this.
+missing=$(grep -o 'tests/[a-z]*/[A-Za-z0-9_./-]*\.\(sh\|py\)' "$0" | sort -u |
+	while read -r f; do [ -e "$f" ] || echo "$f"; done)
+[ -z "$missing" ] || { echo "test-all: named but missing:" $missing >&2; exit 2; }
+[ "${1:-}" != --check-names ] || exit 0
+
 t0=$(date +%s)
 scripts/install-deps.sh
 declare -A kabi=() modules=()
@@ -83,9 +91,9 @@ control_lanes() # LOG_SUFFIX
 		rm -rf "build/test-logs/control-$stack$sfx"
 		suite "vm-control-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
 			--name control --out "build/test-logs/control-$stack$sfx" -- \
-			tests/vm/control.sh
+			tests/guest/control.sh
 	done
-	suite "compare-control$sfx" tests/compare-control.sh \
+	suite "compare-control$sfx" tests/host/compare-control.sh \
 		"build/test-logs/control-stock$sfx/capture" \
 		"build/test-logs/control-ours$sfx/capture"
 }
@@ -108,13 +116,13 @@ datapath_lanes() # LOG_SUFFIX ABI
 		rm -rf "build/test-logs/datapath-$stack$sfx"
 		suite "vm-datapath-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
 			--name datapath --mem 3072 --smp 2 --timeout 2400 \
-			--out "build/test-logs/datapath-$stack$sfx" -- tests/vm/datapath.sh
+			--out "build/test-logs/datapath-$stack$sfx" -- tests/guest/datapath.sh
 	done
-	suite "compare-datapath$sfx" tests/compare-datapath.sh \
+	suite "compare-datapath$sfx" tests/host/compare-datapath.sh \
 		"$ref" "build/test-logs/datapath-ours$sfx"
 }
 
-make -s -C tests/vm
+make -s -C tests/probes
 make -s -C tests/fuzz
 # The in-kernel selftests link against the tree as built for 6.1 (above).
 suite build-kmod make -s -C tests/kmod KDIR="$(target_kdir "${kabi[6.1]}")"
@@ -173,16 +181,16 @@ lanes_wait() { while [ "$used" -gt 0 ]; do reap; done; }
 kselftests()
 {
 	suite vm-kselftests-ours scripts/vm-run.sh --stack ours --name kselftests \
-		--slub-debug=FZP --out build/test-logs/kselftests -- tests/vm/kselftests.sh
+		--slub-debug=FZP --out build/test-logs/kselftests -- tests/guest/kselftests.sh
 }
-# The CM and MAD layer against hostile input (tests/vm/cm_security.sh and
-# its parts in tests/vm/cmsec/): injected MADs, forged CM messages, raw
+# The CM and MAD layer against hostile input (tests/guest/cm_security.sh and
+# its parts in tests/guest/cmsec/): injected MADs, forged CM messages, raw
 # rdma_ucm sequences, device removal under load; booted with slab debugging
 # (a planted use-after-free proves it reports).
 cm_security()
 {
 	suite vm-cm-security-ours scripts/vm-run.sh --slub-debug=FZP --stack ours \
-		--name cm-security --out build/test-logs/cm-security -- tests/vm/cm_security.sh
+		--name cm-security --out build/test-logs/cm-security -- tests/guest/cm_security.sh
 }
 # The uverbs fuzzer (tests/fuzz): 1,000,000 write()/ioctl() calls over 8
 # seeds, two racing threads each, half as nobody, on ours; then the device
@@ -195,13 +203,13 @@ cm_security()
 fuzz()
 {
 	suite vm-fuzz-uverbs-ours scripts/vm-run.sh --stack ours --name fuzz-uverbs \
-		--slub-debug=FZP --out build/test-logs/fuzz-uverbs -- tests/vm/fuzz_uverbs.sh
+		--slub-debug=FZP --out build/test-logs/fuzz-uverbs -- tests/guest/fuzz_uverbs.sh
 	suite vm-fuzz-ucma-ours scripts/vm-run.sh --stack ours --name fuzz-ucma \
-		--slub-debug=FZP --timeout 1800 --out build/test-logs/fuzz-ucma -- tests/vm/fuzz_ucma.sh
+		--slub-debug=FZP --timeout 1800 --out build/test-logs/fuzz-ucma -- tests/guest/fuzz_ucma.sh
 }
 # The connection manager: the rdma-core tools on one guest on both stacks,
 # then their checks side by side (the CM between two guests, ours with
-# stock both ways, is tests/cm_wire.sh).  Stock's checks come from the reference recorded
+# stock both ways, is tests/host/cm_wire.sh).  Stock's checks come from the reference recorded
 # for this ABI (scripts/record-stock-refs.sh --suite cm) while it was made
 # by the same cm.sh, cm_robust.sh and lib.sh; otherwise stock runs live.
 cm_lanes() # ABI
@@ -221,9 +229,9 @@ cm_lanes() # ABI
 		rm -rf "build/test-logs/cm-$stack"
 		suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
 			--name cm --smp 2 --timeout 2400 --out "build/test-logs/cm-$stack" -- \
-			tests/vm/cm.sh
+			tests/guest/cm.sh
 	done
-	suite compare-cm tests/compare-cm.sh "$stocklog" build/test-logs/cm-ours
+	suite compare-cm tests/host/compare-cm.sh "$stocklog" build/test-logs/cm-ours
 }
 # Module loading and DKMS's (on 6.12 compressed) modules.
 foundation() # STACKS...
@@ -233,7 +241,7 @@ foundation() # STACKS...
 	for stack in "$@"; do
 		suite "vm-foundation-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
 			--name foundation --out "build/test-logs/foundation-$stack$sfx" -- \
-			tests/vm/foundation.sh
+			tests/guest/foundation.sh
 	done
 }
 # CQs, completion channels, MRs, MWs and pinned memory, on both stacks.
@@ -242,7 +250,7 @@ cq_mr()
 	local stack
 	for stack in stock ours; do
 		suite "vm-cq-mr-$stack" scripts/vm-run.sh --stack "$stack" \
-			--name cq-mr --out "build/test-logs/cq-mr-$stack" -- tests/vm/cq_mr.sh
+			--name cq-mr --out "build/test-logs/cq-mr-$stack" -- tests/guest/cq_mr.sh
 	done
 }
 # Wire interoperability: two guests on a QEMU socket network, each with its
@@ -266,7 +274,7 @@ wire() # SCRIPT PAIR
 # The Debian package: `make deb`, then in a stock 6.1 guest apt install
 # (DKMS installs ours), use, the rdma.conf unit, apt purge (the in-tree
 # stack is back).  6.12's DKMS build and its compressed modules are covered
-# above (dkms-build, foundation-6.12); `tests/package.sh 6.12` runs the lane
+# above (dkms-build, foundation-6.12); `tests/host/package.sh 6.12` runs the lane
 # there by hand.
 # The data path's pingpongs and perftest busy-poll a client and a server in
 # one guest: with one vCPU each round trip waits for a time slice (8.4 ms
@@ -278,7 +286,7 @@ lane 1 6.1 datapath datapath_lanes "" "${kabi[6.1]}"
 lane 1 6.12 datapath-6.12 datapath_lanes -6.12 "${kabi[6.12]}"
 lane 1 6.1 cm cm_lanes "${kabi[6.1]}"
 lane 1 6.1 control control_lanes ""
-lane 1 6.1 package suite package-6.1 tests/package.sh 6.1
+lane 1 6.1 package suite package-6.1 tests/host/package.sh 6.1
 lane 1 6.1 cm-security cm_security
 lane 1 6.12 control-6.12 control_lanes -6.12
 lane 1 6.1 foundation foundation ours stock
@@ -287,11 +295,11 @@ lane 1 6.1 cq-mr cq_mr
 lane 1 6.1 kselftests kselftests
 lane 1 6.12 foundation-6.12 foundation ours
 for pair in ours-stock stock-ours ours-ours; do
-	lane 2 6.1 "wire-$pair" wire tests/wire.sh "$pair"
+	lane 2 6.1 "wire-$pair" wire tests/host/wire.sh "$pair"
 done
 for pair in ours-stock stock-ours; do
-	lane 2 6.1 "cm-wire-$pair" wire tests/cm_wire.sh "$pair"
-	lane 2 6.12 "wire-$pair-6.12" wire tests/wire.sh "$pair"
+	lane 2 6.1 "cm-wire-$pair" wire tests/host/cm_wire.sh "$pair"
+	lane 2 6.12 "wire-$pair-6.12" wire tests/host/wire.sh "$pair"
 done
 lanes_wait
 

@@ -95,7 +95,7 @@ stock_ref_scripts_hash()
 {
 	case "$1" in
 	cm) (cd "$(dirname "${BASH_SOURCE[0]}")/../.." &&
-		cat tests/vm/cm.sh tests/vm/cm_robust.sh tests/vm/lib.sh) |
+		cat tests/guest/cm.sh tests/guest/cm_robust.sh tests/guest/lib.sh) |
 		sha256sum | cut -d' ' -f1 ;;
 	esac
 }

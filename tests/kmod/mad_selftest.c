@@ -504,7 +504,7 @@ static void test_burst(void)
 /*
  * Malformed MADs on the wire: from a UD QP of our own (Q_Key 0x80010000,
  * as QP1 wants), one of 100 bytes and one of base version 2.  The MAD
- * layer drops both and counts them (tests/vm/mad.sh reads the counters);
+ * layer drops both and counts them (tests/guest/mad.sh reads the counters);
  * no agent sees them.
  */
 static int st_raw_send(struct ib_qp *qp, struct ib_cq *cq, struct ib_ah *ah,

@@ -26,11 +26,7 @@
 # running (a stack that cannot connect stays within the time budget).
 set -u
 . /oot-src/tests/guest/lib.sh
-ROLE=${WIRE_ROLE:?}
-SELF=${WIRE_SELF:?}
-PEER=${WIRE_PEER:?}
-TAG=${WIRE_TAG:-pair}
-CAPTURE=${WIRE_CAPTURE:-0}
+. /oot-src/tests/guest/wire_lib.sh
 STACK=${OOT_STACK:?}
 SELF6=fd00::${SELF##*.}
 PEER6=fd00::${PEER##*.}
@@ -78,39 +74,9 @@ done
 ip -6 addr add "$SELF6/64" dev eth0 nodad
 t_run "rdma link add $DEV" rdma link add $DEV type rxe netdev eth0
 gid_present() { grep -qx "$1" /sys/class/infiniband/$DEV/ports/1/gids/* 2>/dev/null; }
-ip4gid() # a.b.c.d -> its IPv4-mapped GID
-{
-	local IFS=.
-	set -- $1
-	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
-}
 t_run "GIDs of $SELF and $SELF6" wait_until 30 eval \
 	"gid_present $(ip4gid "$SELF") && gid_present fd00:0000:0000:0000:0000:0000:0000:$(printf %04d "${SELF##*.}")"
 cm_ids() { rdma res show cm_id 2>/dev/null | grep -c 'cm-idn'; }
-
-# --- capture (as tests/guest/wire.sh) -------------------------------------------
-cap_pid=
-cap_start()
-{
-	[ "$CAPTURE" = 1 ] || return 0
-	local f=$OUT/$TAG.pcap
-	dumpcap -q -i eth0 -f 'udp port 4791' -P -B 32 -w "$f" \
-		>"$OUT/capture.log" 2>&1 &
-	cap_pid=$!
-	t_run "capture started (dumpcap on eth0, udp port 4791)" wait_until 60 test -s "$f"
-}
-cap_stop()
-{
-	[ -n "$cap_pid" ] || return 0
-	sleep 1
-	kill -INT "$cap_pid" 2>/dev/null
-	wait "$cap_pid" 2>/dev/null
-	cap_pid=
-	local drops
-	echo "# capture: $(grep -E '^Packets' "$OUT/capture.log" | tr '\n' ' ')"
-	drops=$(sed -n 's|^Packets received/dropped on interface .*: [0-9]*/\([0-9]*\) .*|\1|p' "$OUT/capture.log")
-	t_eq "capture complete: no packet dropped" 0 echo "${drops:-unknown}"
-}
 
 # --- the tests: NAME|SERVER-ARGS|CLIENT-ARGS|CLIENT-CHECK ------------------------
 # $P is the test's port; $SELF/$PEER (and 6) are this guest's and the peer's
@@ -193,7 +159,7 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS CHECK
 
 : >"$OUT/tests.tsv"
 FAILS_IN_A_ROW=0
-cap_start
+cap_start 32
 i=0
 for t in "${TESTS[@]}"; do
 	IFS='|' read -r name sargs cargs check <<<"$t"

@@ -32,11 +32,7 @@
 # each followed by lib.sh's kernel-log check of this guest.
 set -u
 . /oot-src/tests/guest/lib.sh
-ROLE=${WIRE_ROLE:?}
-SELF=${WIRE_SELF:?}
-PEER=${WIRE_PEER:?}
-TAG=${WIRE_TAG:-pair}
-CAPTURE=${WIRE_CAPTURE:-0}
+. /oot-src/tests/guest/wire_lib.sh
 LOSS=${WIRE_LOSS:-0}
 NETEM=${WIRE_NETEM:-0}
 ONLY=${WIRE_ONLY:-}
@@ -62,12 +58,6 @@ for m in ib_core ib_uverbs rdma_rxe; do
 done
 
 # --- GIDs: the RoCE v2 GID of our IPv4 address, and of the link-local IPv6 --
-ip4gid() # a.b.c.d -> 0000:0000:0000:0000:0000:ffff:aabb:ccdd
-{
-	local IFS=.
-	set -- $1
-	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
-}
 gid_index() # PATTERN -> first RoCE v2 GID index whose GID matches
 {
 	local f i
@@ -95,37 +85,8 @@ echo "# eth0: $(ip -br addr show dev eth0), mtu $(cat /sys/class/net/eth0/mtu); 
 # output share; $OUT/tests.tsv says when each test ran (this guest's clock,
 # the one the capture's timestamps come from), so the host can attribute
 # every packet to a test.
-cap_pid=
-cap_start()
-{
-	[ "$CAPTURE" = 1 ] || return 0
-	local f=$OUT/$TAG.pcap i
-	rm -f "$f" "$OUT/capture.log"
-	# The ring (-B, MiB) holds a whole run's packets (about 50 MB): the
-	# file is on the 9p share, and a write stalled by a busy host must not
-	# cost packets (a 32 MiB ring lost 4112 of 60186 in one CI run).
-	dumpcap -q -i eth0 -f 'udp port 4791' -P -B 128 -w "$f" \
-		>"$OUT/capture.log" 2>&1 &
-	cap_pid=$!
-	for i in $(seq 300); do
-		[ -s "$f" ] && break
-		sleep 0.1
-	done
-	t_run "capture started (dumpcap on eth0, udp port 4791)" test -s "$f"
-}
-cap_stop()
-{
-	[ -n "$cap_pid" ] || return 0
-	sleep 1 # the last packets on the wire
-	kill -INT "$cap_pid" 2>/dev/null
-	wait "$cap_pid" 2>/dev/null
-	cap_pid=
-	# dumpcap's own account: what it wrote, what the kernel or it dropped
-	local drops
-	echo "# capture: $(grep -E '^Packets' "$OUT/capture.log" | tr '\n' ' ')"
-	drops=$(sed -n 's|^Packets received/dropped on interface .*: [0-9]*/\([0-9]*\) .*|\1|p' "$OUT/capture.log")
-	t_eq "capture complete: no packet dropped" 0 echo "${drops:-unknown}"
-}
+# (cap_start: wire_lib.sh.)  The ring holds a whole run's packets (about
+# 50 MB): a 32 MiB ring lost 4112 of 60186 in one CI run.
 
 # --- the test list: NAME|SERVER-ARGS|CLIENT-ARGS (identical on both sides) ----
 # Every tool over IPv4 and IPv6; over IPv4 several sizes each, among them
@@ -346,7 +307,7 @@ res_summary() { rdma res show $DEV | sed 's/^[0-9]*: [a-z0-9]*: //'; }
 res_before=$(res_summary)
 echo "# rdma res before the tests: $res_before"
 : >"$OUT/tests.tsv"
-cap_start
+cap_start 128
 
 i=0
 loss=

@@ -21,18 +21,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 
 pair=${1:?usage: tests/host/cm_wire.sh ours-stock|stock-ours|ours-ours|stock-stock}
-a=${pair%-*} b=${pair#*-}
-for s in "$a" "$b"; do
-	case "$s" in ours|stock) ;; *) echo "cm_wire: bad pair $pair" >&2; exit 2 ;; esac
-done
 # The addresses the guests have (scripts/vm-pair.sh, tests/guest/cm_wire.sh).
-a_addrs=10.0.2.11,fd00::11,fe80::5054:ff:fe00:11
-b_addrs=10.0.2.12,fd00::12,fe80::5054:ff:fe00:12
-cap=a
-[ "$a" = ours ] && [ "$b" = stock ] && cap=b
-ours=
-[ "$a" = ours ] && ours=$a_addrs
-[ "$b" = ours ] && ours=${ours:+$ours,}$b_addrs
+. tests/host/pair_lib.sh
+pair_setup cm-wire "$pair" 10.0.2.11,fd00::11,fe80::5054:ff:fe00:11 \
+	10.0.2.12,fd00::12,fe80::5054:ff:fe00:12
 
 # One direction is enough for the suite: the target is ours either way,
 # and the flood costs a lane about a minute under TCG.
@@ -51,11 +43,6 @@ for v in FLOOD_N FLOOD_SLAB_KB; do
 	[ -z "${!v:-}" ] || fenv+=(--a-env "$v=${!v}" --b-env "$v=${!v}")
 done
 
-# Kernels other than 6.1 keep their logs apart (cm-wire-A-B-6.12).
-out=build/test-logs/cm-wire-$pair${OOT_KERNEL:+-$OOT_KERNEL}
-out=${out%-6.1}
-rm -rf "$out"
-mkdir -p "$out"
 t0=$(date +%s)
 rc=0
 scripts/vm-pair.sh --a-stack "$a" --b-stack "$b" --out "$out" \
@@ -71,9 +58,7 @@ echo "== cm wire $pair: the capture (guest $cap), decoded on the host"
 # went to its neighbour in a fresh-clone CI run); then the CM MADs, each
 # given to its test by service ID, communication ID or SIDR request ID
 # (tests/host/cm_wire_check.py), the exchange of each test asserted.
-tests/host/wire-check.py --tag "cm-$pair" --ours "$ours" \
-	--guest "a($a)=$a_addrs" --guest "b($b)=$b_addrs" \
-	"$capdir/$pair.pcap" || rc=1
+wire_check "cm-$pair" "$capdir/$pair.pcap" || rc=1
 tests/host/cm_wire_check.py --tag "$pair" \
 	--guest "a($a)=$a_addrs" --guest "b($b)=$b_addrs" \
 	--tests "$capdir/tests.tsv" "$capdir/$pair.pcap" || rc=1

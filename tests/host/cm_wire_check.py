@@ -23,8 +23,10 @@ known (or a port two tests share, as udaddy's) falls back to the time
 window: the latest test started before it.  Ends with "cm-wire-capture-TAG: N passed, N failed".
 """
 import argparse
-import subprocess
 import sys
+
+from capture_lib import (BETWEEN, Results, expert_errors, guest_labels,
+                         read_tests, test_at, tshark_fields)
 
 CM_ATTRS = {0x0001: "ClassPortInfo", 0x0010: "REQ", 0x0011: "MRA",
             0x0012: "REJ", 0x0013: "REP", 0x0014: "RTU", 0x0015: "DREQ",
@@ -32,8 +34,6 @@ CM_ATTRS = {0x0001: "ClassPortInfo", 0x0010: "REQ", 0x0011: "MRA",
             0x0019: "LAP", 0x001A: "APR"}
 CONNECTED = ["REQ", "REP", "RTU", "DREQ", "DREP"]
 SIDR = ["SIDR_REQ", "SIDR_REP"]
-SLACK = 1.0
-BETWEEN = "(between tests)"
 
 
 def frames(path):
@@ -41,23 +41,13 @@ def frames(path):
               "infiniband.bth.destqp", "infiniband.mad.mgmtclass",
               "infiniband.mad.attributeid", "_ws.malformed",
               "_ws.expert.severity", "_ws.expert.message", "udp.payload"]
-    cmd = ["tshark", "-r", path, "-n", "-d", "udp.port==4791,infiniband",
-           "-Y", "infiniband.bth.destqp == 1",
-           "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
-           "-E", "aggregator=\x1f"]
-    for f in fields:
-        cmd += ["-e", f]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, check=False)
+    out, rows = tshark_fields(path, fields,
+                              ["-Y", "infiniband.bth.destqp == 1"])
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip()[-300:])
-    for line in out.stdout.splitlines():
-        c = line.split("\t")
-        c += [""] * (len(fields) - len(c))
-        sev = c[8].split("\x1f") if c[8] else []
-        msg = c[9].split("\x1f") if c[9] else []
-        errs = [m for s, m in zip(sev, msg) if s and int(s, 0) >= 0x800000
-                and not (m == "Illegal checksum value (0)" and c[3])]
+    for c in rows:
+        errs = [m for m in expert_errors(c[8], c[9])
+                if not (m == "Illegal checksum value (0)" and c[3])]
         yield {"num": int(c[0]), "t": float(c[1]), "src": c[2] or c[3],
                "mclass": int(c[5], 0) if c[5] else None,
                "attr": int(c[6], 0) if c[6] else None,
@@ -92,11 +82,7 @@ def cm_keys(payload_hex, attr):
 
 def by_time(tests, t):
     """The latest test started by t (within its end + SLACK), or BETWEEN."""
-    best = None
-    for tn, t0, t1, _, _ in tests:
-        if t0 <= t <= t1 + SLACK and (best is None or t0 > best[1]):
-            best = (tn, t0)
-    return best[0] if best else BETWEEN
+    return test_at(tests, t) or BETWEEN
 
 
 class Attributor:
@@ -134,35 +120,15 @@ def main():
     ap.add_argument("--tests", required=True)
     ap.add_argument("pcap")
     a = ap.parse_args()
-    label = {}
-    for g in a.guest:
-        lab, _, addrs = g.partition("=")
-        for x in addrs.split(","):
-            label[x] = lab
-    tests = []
-    with open(a.tests) as f:
-        for line in f:
-            c = line.rstrip("\n").split("\t")
-            if len(c) >= 4:
-                port = int(c[4]) if len(c) >= 5 and c[4] else None
-                tests.append((c[0], float(c[1]), float(c[2]), c[3], port))
-    passed = failed = 0
-
-    def result(ok, desc, why=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-            print(f"ok - {desc}")
-        else:
-            failed += 1
-            print(f"not ok - {desc}: {why[:600]}")
+    label = guest_labels(a.guest)
+    tests = read_tests(a.tests)
+    result = Results()
 
     try:
         fr = list(frames(a.pcap))
     except (RuntimeError, OSError) as e:
         result(False, f"capture {a.pcap}", str(e))
-        print(f"cm-wire-capture-{a.tag}: {passed} passed, {failed} failed")
-        return 1
+        return result.done(f"cm-wire-capture-{a.tag}")
     per = {}
     attribute = Attributor(tests)
     for x in fr:
@@ -202,8 +168,7 @@ def main():
                        + (f" (the test exited {status})" if status != "0" else ""))
         result(not why, f"CM MADs {name}: {' '.join(want)} seen, "
                "every MAD dissected cleanly", "; ".join(why))
-    print(f"cm-wire-capture-{a.tag}: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return result.done(f"cm-wire-capture-{a.tag}")
 
 
 if __name__ == "__main__":

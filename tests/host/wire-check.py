@@ -37,11 +37,12 @@ import argparse
 import ipaddress
 import os
 import struct
-import subprocess
 import sys
 import zlib
 
-ROCE_PORT = 4791
+from capture_lib import (BETWEEN, ROCE_PORT, Results, expert_errors,
+                         guest_labels, read_tests, test_at, tshark_fields)
+
 ZERO_UDP6 = "Illegal checksum value (0)"
 
 
@@ -180,17 +181,10 @@ def tshark_frames(path):
               "ip.checksum.status", "udp.checksum.status"]
     heur = list(PAYLOAD_HEURISTICS)
     while True:
-        cmd = ["tshark", "-r", path, "-n",
-               "-d", f"udp.port=={ROCE_PORT},infiniband",
-               "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
-               "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
-               "-E", "aggregator=\x1f"]
+        args = ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"]
         for h in heur:
-            cmd += ["--disable-heuristic", h]
-        for f in fields:
-            cmd += ["-e", f]
-        out = subprocess.run(cmd, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, check=False)
+            args += ["--disable-heuristic", h]
+        out, rows = tshark_fields(path, fields, args)
         unknown = [h for h in heur
                    if f"No such protocol {h}," in out.stderr]
         if out.returncode == 0 or not unknown:
@@ -199,34 +193,14 @@ def tshark_frames(path):
     if out.returncode != 0:
         raise RuntimeError(f"tshark failed on {path}: {out.stderr.strip()[-300:]}")
     res = {}
-    for line in out.stdout.splitlines():
-        c = line.split("\t")
-        c += [""] * (len(fields) - len(c))
-        sev = c[4].split("\x1f") if c[4] else []
-        msg = c[5].split("\x1f") if c[5] else []
-        errors = [m for s, m in zip(sev, msg) if s and int(s, 0) >= 0x800000]
+    for c in rows:
+        errors = expert_errors(c[4], c[5])
         # checksum status: 0 bad, 1 good, 2 unverified, 3 absent, 4 illegal
         res[int(c[0])] = {"opcode": c[1], "icrc": c[2],
                           "malformed": bool(c[3]), "errors": errors,
                           "ipcsum": c[6].split("\x1f")[0],
                           "udpcsum": c[7].split("\x1f")[0]}
     return res
-
-
-def read_tests(path):
-    """[(name, start, end, exit status)] from tests.tsv."""
-    tests = []
-    if path:
-        with open(path) as f:
-            for line in f:
-                c = line.rstrip("\n").split("\t")
-                if len(c) >= 4:
-                    tests.append((c[0], float(c[1]), float(c[2]), c[3]))
-    return tests
-
-
-BETWEEN = "(between tests)"
-SLACK = 1.0  # s after a test's end: the last ACKs, a late retransmission
 
 
 def new_stats():
@@ -251,12 +225,7 @@ def main():
     ap.add_argument("pcap")
     a = ap.parse_args()
     ours = {str(ipaddress.ip_address(x)) for x in a.ours.split(",") if x}
-    label = {}
-    for g in a.guest:
-        lab, _, addrs = g.partition("=")
-        for x in addrs.split(","):
-            if x:
-                label[str(ipaddress.ip_address(x))] = lab
+    label = guest_labels(a.guest)
     labels = [g.partition("=")[0] for g in a.guest]
 
     def direction(src):
@@ -264,16 +233,7 @@ def main():
         others = [x for x in labels if x != src_l]
         return f"{src_l} -> {others[0] if len(others) == 1 else '?'}"
     dirs = {}
-    passed = failed = 0
-
-    def result(ok, desc, why=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-            print(f"ok - {desc}")
-        else:
-            failed += 1
-            print(f"not ok - {desc}: {why[:600]}")
+    result = Results()
 
     tests = read_tests(a.tests)
     try:
@@ -281,8 +241,7 @@ def main():
         ts = tshark_frames(a.pcap)
     except (RuntimeError, ValueError, OSError) as e:
         result(False, f"capture {a.pcap}", str(e))
-        print(f"wire-capture-{a.tag}: {passed} passed, {failed} failed")
-        return 1
+        return result.done(f"wire-capture-{a.tag}")
 
     # The checker's own check, on the first good frame of each family.
     samples = {}
@@ -310,17 +269,7 @@ def main():
     bysrc = {}
     tot = new_stats()
     for num, t, frame, trunc in frames:
-        name = between
-        # Tests run one after another, and the next may start within SLACK
-        # of the previous one's end: a frame belongs to the latest test
-        # started before it, the previous test's tail being only its last
-        # ACKs.
-        best = None
-        for tn, t0, t1, _ in tests:
-            if t0 <= t <= t1 + SLACK and (best is None or t0 > best[1]):
-                best = (tn, t0)
-        if best:
-            name = best[0]
+        name = test_at(tests, t) or between
         st = per.setdefault(name, new_stats())
         if trunc:
             st["truncated"] += 1
@@ -431,8 +380,7 @@ def main():
         print(f"# direction {k}: {d['pkts']} packets, {d['malformed']} "
               f"malformed, {d['experr']} other tshark expert errors, "
               f"{d['icrc_bad']} ICRC failures")
-    print(f"wire-capture-{a.tag}: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return result.done(f"wire-capture-{a.tag}")
 
 
 if __name__ == "__main__":

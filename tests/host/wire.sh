@@ -33,28 +33,11 @@ while [ $# -gt 0 ]; do
 	*) echo "wire: unknown option $1" >&2; exit 2 ;;
 	esac
 done
-a=${pair%-*} b=${pair#*-}
-for s in "$a" "$b"; do
-	case "$s" in ours|stock) ;; *) echo "wire: bad pair $pair" >&2; exit 2 ;; esac
-done
+# The addresses scripts/vm-pair.sh gives the guests.
+. tests/host/pair_lib.sh
+pair_setup wire "$pair" 10.0.2.11,fe80::5054:ff:fe00:11 10.0.2.12,fe80::5054:ff:fe00:12
 [ "$loss" != auto ] || { loss=0; [ "$a" = "$b" ] || loss=1; }
 [ "$fuzz" != auto ] || { fuzz=0; [ "$pair" != ours-stock ] || fuzz=1; }
-
-# The addresses scripts/vm-pair.sh gives the guests.
-a_addrs=10.0.2.11,fe80::5054:ff:fe00:11
-b_addrs=10.0.2.12,fe80::5054:ff:fe00:12
-
-cap=a
-[ "$a" = ours ] && [ "$b" = stock ] && cap=b
-ours=
-[ "$a" = ours ] && ours=$a_addrs
-[ "$b" = ours ] && ours=${ours:+$ours,}$b_addrs
-
-# Kernels other than 6.1 keep their logs apart (wire-A-B-6.12).
-out=build/test-logs/wire-$pair${OOT_KERNEL:+-$OOT_KERNEL}
-out=${out%-6.1}
-rm -rf "$out"
-mkdir -p "$out"
 common=(--a-env "WIRE_TAG=$pair" --b-env "WIRE_TAG=$pair"
 	--a-env "WIRE_LOSS=$loss" --b-env "WIRE_LOSS=$loss")
 [ "$cap" = a ] && common+=(--a-env WIRE_CAPTURE=1) || common+=(--b-env WIRE_CAPTURE=1)
@@ -69,8 +52,6 @@ scripts/vm-pair.sh --a-stack "$a" --b-stack "$b" --out "$out" \
 echo "# wire $pair: guests done in $(($(date +%s) - t0))s (exit $rc)"
 
 echo "== wire $pair: the capture (guest $cap), decoded on the host"
-tests/host/wire-check.py --tag "$pair" --ours "$ours" \
-	--guest "a($a)=$a_addrs" --guest "b($b)=$b_addrs" \
-	--tests "$out/$cap/wire/tests.tsv" "$out/$cap/wire/$pair.pcap" || rc=1
+wire_check "$pair" "$out/$cap/wire/$pair.pcap" --tests "$out/$cap/wire/tests.tsv" || rc=1
 echo "# wire $pair: done in $(($(date +%s) - t0))s"
 exit "$rc"

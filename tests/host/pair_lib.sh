@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Sourced by the host sides of the two-guest lanes (wire.sh, cm_wire.sh):
+# what a pair "A-B" means and where its logs go, and the capture's check.
+#
+# pair_setup LANE PAIR A_ADDRS B_ADDRS sets
+#   a, b       the stacks of guests a (server) and b (client)
+#   cap        the guest that captures: the stock one of a mixed pair, else a
+#   ours       the addresses of the guests running ours (for wire-check.py)
+#   out        build/test-logs/LANE-PAIR (-LINE for kernels other than
+#              6.1), emptied
+# and exits 2 on a pair that is not two of ours|stock.
+pair_setup()
+{
+	local lane=$1 s
+	pair=$2 a_addrs=$3 b_addrs=$4
+	a=${pair%-*} b=${pair#*-}
+	for s in "$a" "$b"; do
+		case "$s" in ours|stock) ;; *) echo "$lane: bad pair $pair" >&2; exit 2 ;; esac
+	done
+	cap=a
+	[ "$a" = ours ] && [ "$b" = stock ] && cap=b
+	ours=
+	[ "$a" = ours ] && ours=$a_addrs
+	[ "$b" = ours ] && ours=${ours:+$ours,}$b_addrs
+	out=build/test-logs/$lane-$pair${OOT_KERNEL:+-$OOT_KERNEL}
+	out=${out%-6.1}
+	rm -rf "$out"
+	mkdir -p "$out"
+}
+
+# wire_check TAG PCAP [--tests TSV]: every frame of the capture dissected
+# and ICRC-checked (tests/host/wire-check.py), per direction between a and b
+wire_check()
+{
+	local tag=$1 pcap=$2
+	shift 2
+	tests/host/wire-check.py --tag "$tag" --ours "$ours" \
+		--guest "a($a)=$a_addrs" --guest "b($b)=$b_addrs" "$@" "$pcap"
+}

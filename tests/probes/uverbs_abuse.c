@@ -778,21 +778,154 @@ static void write_cases(void)
 /* ======================================================================== */
 /* extended write() cases                                                    */
 
+/*
+ * Each row: the extended QUERY_DEVICE, well formed (command, in_words for
+ * its 8-byte request, out_words for its response, a response pointer),
+ * on a fresh fd, then up to three changes to its headers or body.
+ */
+enum ex_fix_what {
+	XF_NONE,
+	XF_COMMAND,
+	XF_IN_WORDS,
+	XF_OUT_WORDS,
+	XF_PROVIDER_IN_WORDS,
+	XF_PROVIDER_OUT_WORDS,
+	XF_CMD_HDR_RESERVED,
+	XF_RESPONSE,	/* val: an enum ex_buf */
+	XF_BODY,	/* val: an enum ex_buf; the body's length is its size */
+	XF_BODY_LEN,
+};
+
+enum ex_buf {
+	EX_NULL, EX_KERNEL_PTR, EX_GUARD, EX_BIG,
+	EX_EDGE,		/* the response fits before the guard page, more does not */
+	EX_COMP_MASK_1,		/* the request with comp_mask 1 */
+	EX_RESERVED_1,		/* the request with reserved 1 */
+	EX_BODY_24,		/* 24 zero bytes */
+	EX_BODY_24_NONZERO,	/* 24 bytes, the last 8 nonzero */
+};
+
+struct ex_fix {
+	enum ex_fix_what what;
+	__u64 val;
+};
+
+struct ex_case {
+	const char *name;
+	int no_context;
+	int check_length;	/* success must give response_length == sizeof */
+	struct ex_fix fix[3];
+};
+
+static struct ib_uverbs_ex_query_device_resp ex_resp;
+static const struct ib_uverbs_ex_query_device ex_req;
+static const struct ib_uverbs_ex_query_device ex_comp_mask_1 = { .comp_mask = 1 };
+static const struct ib_uverbs_ex_query_device ex_reserved_1 = { .reserved = 1 };
+static const __u64 ex_body_24[3];
+static const __u64 ex_body_24_nonzero[3] = { 0, 0, 1 };
+
+static void ex_buf(enum ex_buf b, __u64 *addr, const void **body, size_t *len)
+{
+	switch (b) {
+	case EX_NULL:		*addr = 0; break;
+	case EX_KERNEL_PTR:	*addr = KERNEL_PTR; break;
+	case EX_GUARD:		*addr = PTR(guard); break;
+	case EX_BIG:		*addr = PTR(big); break;
+	case EX_EDGE:		*addr = PTR(edge); break;
+	case EX_COMP_MASK_1:
+		*body = &ex_comp_mask_1;
+		*len = sizeof(ex_comp_mask_1);
+		break;
+	case EX_RESERVED_1:
+		*body = &ex_reserved_1;
+		*len = sizeof(ex_reserved_1);
+		break;
+	case EX_BODY_24:
+		*body = ex_body_24;
+		*len = sizeof(ex_body_24);
+		break;
+	case EX_BODY_24_NONZERO:
+		*body = ex_body_24_nonzero;
+		*len = sizeof(ex_body_24_nonzero);
+		break;
+	}
+}
+
+static void ex_apply(struct exreq *r, const struct ex_fix *f)
+{
+	switch (f->what) {
+	case XF_NONE:			break;
+	case XF_COMMAND:		r->command = (__u32)f->val; break;
+	case XF_IN_WORDS:		r->in_words = (__u16)f->val; break;
+	case XF_OUT_WORDS:		r->out_words = (__u16)f->val; break;
+	case XF_PROVIDER_IN_WORDS:	r->provider_in_words = (__u16)f->val; break;
+	case XF_PROVIDER_OUT_WORDS:	r->provider_out_words = (__u16)f->val; break;
+	case XF_CMD_HDR_RESERVED:	r->cmd_hdr_reserved = (__u32)f->val; break;
+	case XF_RESPONSE:
+		ex_buf((enum ex_buf)f->val, &r->response, NULL, NULL);
+		break;
+	case XF_BODY:
+		ex_buf((enum ex_buf)f->val, NULL, &r->body, &r->body_len);
+		break;
+	case XF_BODY_LEN:		r->body_len = (size_t)f->val; break;
+	}
+}
+
+#define XFIX(what, val)	{ (what), (__u64)(val) }
+#define EXT(cmd)	(IB_USER_VERBS_CMD_FLAG_EXTENDED | (cmd))
+
+static const struct ex_case ex_cases[] = {
+	{ "X_QUERY_DEVICE", .check_length = 1 },
+	{ "X_QUERY_DEVICE_NO_CONTEXT", .no_context = 1, .check_length = 1 },
+	{ "X_RESERVED_NONZERO", .fix = { XFIX(XF_CMD_HDR_RESERVED, 1) } },
+	{ "X_IN_WORDS_TOO_BIG", .fix = { XFIX(XF_IN_WORDS, 2) } },
+	{ "X_IN_WORDS_0_WITH_BODY", .fix = { XFIX(XF_IN_WORDS, 0) } },
+	{ "X_PROVIDER_IN_WORDS_NOT_SENT",
+	  .fix = { XFIX(XF_PROVIDER_IN_WORDS, 1) } },
+	{ "X_RESPONSE_WITHOUT_OUT_WORDS", .fix = { XFIX(XF_OUT_WORDS, 0) } },
+	{ "X_OUT_WORDS_WITHOUT_RESPONSE",
+	  .fix = { XFIX(XF_RESPONSE, EX_NULL) } },
+	{ "X_PROVIDER_OUT_WORDS_WITHOUT_RESPONSE",
+	  .fix = { XFIX(XF_RESPONSE, EX_NULL), XFIX(XF_OUT_WORDS, 0),
+		   XFIX(XF_PROVIDER_OUT_WORDS, 1) } },
+	{ "X_RESPONSE_KERNEL_PTR", .fix = { XFIX(XF_RESPONSE, EX_KERNEL_PTR) } },
+	{ "X_RESPONSE_FAULT", .fix = { XFIX(XF_RESPONSE, EX_GUARD) } },
+	{ "X_RESP_LEN_0_NULL",
+	  .fix = { XFIX(XF_RESPONSE, EX_NULL), XFIX(XF_OUT_WORDS, 0) } },
+	{ "X_RESP_LEN_1_WORD", .fix = { XFIX(XF_OUT_WORDS, 1) } },
+	{ "X_RESP_LEN_HUGE",
+	  .fix = { XFIX(XF_RESPONSE, EX_BIG), XFIX(XF_OUT_WORDS, 0xffff) } },
+	{ "X_RESP_LEN_HUGE_SHORT_BUFFER",
+	  .fix = { XFIX(XF_RESPONSE, EX_EDGE), XFIX(XF_OUT_WORDS, 0xffff) } },
+	{ "X_COMP_MASK_NONZERO", .fix = { XFIX(XF_BODY, EX_COMP_MASK_1) } },
+	{ "X_REQ_RESERVED_NONZERO", .fix = { XFIX(XF_BODY, EX_RESERVED_1) } },
+	{ "X_IN_WORDS_0_NO_BODY",
+	  .fix = { XFIX(XF_IN_WORDS, 0), XFIX(XF_BODY_LEN, 0) } },
+	{ "X_LONGER_REQ_TRAILING_NONZERO",
+	  .fix = { XFIX(XF_BODY, EX_BODY_24_NONZERO), XFIX(XF_IN_WORDS, 3) } },
+	{ "X_LONGER_REQ_TRAILING_ZERO",
+	  .fix = { XFIX(XF_BODY, EX_BODY_24), XFIX(XF_IN_WORDS, 3) } },
+	{ "X_PROVIDER_IN_WORDS_1",
+	  .fix = { XFIX(XF_BODY, EX_BODY_24), XFIX(XF_BODY_LEN, 16),
+		   XFIX(XF_PROVIDER_IN_WORDS, 1) } },
+	{ "X_PROVIDER_OUT_WORDS_1", .fix = { XFIX(XF_PROVIDER_OUT_WORDS, 1) } },
+	{ "X_UNKNOWN_EX_CMD_200", .fix = { XFIX(XF_COMMAND, EXT(200)) } },
+	{ "X_UNKNOWN_EX_CMD_50",
+	  .fix = { XFIX(XF_COMMAND, EXT(IB_USER_VERBS_EX_CMD_CREATE_FLOW)) } },
+	/* the extended flag on a command that has no extended form: the
+	 * request is laid out as an extended one */
+	{ "X_EX_FLAG_ON_ALLOC_PD",
+	  .fix = { XFIX(XF_COMMAND, EXT(IB_USER_VERBS_CMD_ALLOC_PD)) } },
+};
+
 static void write_ex_cases(void)
 {
-	const __u32 qd = IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			 IB_USER_VERBS_EX_CMD_QUERY_DEVICE;
-	struct ib_uverbs_ex_query_device req = { 0 };
-	struct ib_uverbs_ex_query_device_resp resp;
-	const __u16 ow = (sizeof(resp) + 7) / 8;
+	const __u32 qd = EXT(IB_USER_VERBS_EX_CMD_QUERY_DEVICE);
+	const __u16 ow = (sizeof(ex_resp) + 7) / 8;
 	struct exreq r;
 	struct ctx c;
+	size_t i, j;
 	int rc;
-
-#define EXREQ_QD()                                                            \
-	((struct exreq){ .command = qd, .in_words = sizeof(req) / 8,          \
-			 .out_words = ow, .response = PTR(&resp),             \
-			 .body = &req, .body_len = sizeof(req) })
 
 	/* only the legacy header, no ex header */
 	if (!(rc = ctx_open(&c, 1))) {
@@ -805,182 +938,270 @@ static void write_ex_cases(void)
 	}
 	report("X_NO_EX_HDR", rc);
 
-	static const struct {
-		const char *name;
-		int with_context;
-		int variant;
-	} cases[] = {
-		{ "X_QUERY_DEVICE", 1, 0 },
-		{ "X_QUERY_DEVICE_NO_CONTEXT", 0, 0 },
-		{ "X_RESERVED_NONZERO", 1, 1 },
-		{ "X_IN_WORDS_TOO_BIG", 1, 2 },
-		{ "X_IN_WORDS_0_WITH_BODY", 1, 3 },
-		{ "X_PROVIDER_IN_WORDS_NOT_SENT", 1, 4 },
-		{ "X_RESPONSE_WITHOUT_OUT_WORDS", 1, 5 },
-		{ "X_OUT_WORDS_WITHOUT_RESPONSE", 1, 6 },
-		{ "X_PROVIDER_OUT_WORDS_WITHOUT_RESPONSE", 1, 7 },
-		{ "X_RESPONSE_KERNEL_PTR", 1, 8 },
-		{ "X_RESPONSE_FAULT", 1, 9 },
-		{ "X_RESP_LEN_0_NULL", 1, 10 },
-		{ "X_RESP_LEN_1_WORD", 1, 11 },
-		{ "X_RESP_LEN_HUGE", 1, 12 },
-		{ "X_RESP_LEN_HUGE_SHORT_BUFFER", 1, 13 },
-		{ "X_COMP_MASK_NONZERO", 1, 14 },
-		{ "X_REQ_RESERVED_NONZERO", 1, 15 },
-		{ "X_IN_WORDS_0_NO_BODY", 1, 16 },
-		{ "X_LONGER_REQ_TRAILING_NONZERO", 1, 17 },
-		{ "X_LONGER_REQ_TRAILING_ZERO", 1, 18 },
-		{ "X_PROVIDER_IN_WORDS_1", 1, 19 },
-		{ "X_PROVIDER_OUT_WORDS_1", 1, 20 },
-		{ "X_UNKNOWN_EX_CMD_200", 1, 21 },
-		{ "X_UNKNOWN_EX_CMD_50", 1, 22 },
-	};
-	size_t i;
+	for (i = 0; i < ARRAY_SIZE(ex_cases); i++) {
+		const struct ex_case *k = &ex_cases[i];
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct ib_uverbs_ex_query_device xreq = { 0 };
-		__u64 body[3] = { 0 };
-
-		rc = ctx_open(&c, cases[i].with_context);
+		rc = ctx_open(&c, !k->no_context);
 		if (rc) {
-			report(cases[i].name, rc);
+			report(k->name, rc);
 			continue;
 		}
-		memset(&resp, 0, sizeof(resp));
-		r = EXREQ_QD();
-		switch (cases[i].variant) {
-		case 0:
-			break;
-		case 1:
-			r.cmd_hdr_reserved = 1;
-			break;
-		case 2:
-			r.in_words = 2;
-			break;
-		case 3:
-			r.in_words = 0;
-			break;
-		case 4:
-			r.provider_in_words = 1;
-			break;
-		case 5:
-			r.out_words = 0;
-			break;
-		case 6:
-			r.response = 0;
-			break;
-		case 7:
-			r.response = 0;
-			r.out_words = 0;
-			r.provider_out_words = 1;
-			break;
-		case 8:
-			r.response = KERNEL_PTR;
-			break;
-		case 9:
-			r.response = PTR(guard);
-			break;
-		case 10:
-			r.response = 0;
-			r.out_words = 0;
-			break;
-		case 11:
-			r.out_words = 1;
-			break;
-		case 12:
-			r.response = PTR(big);
-			r.out_words = 0xffff;
-			break;
-		case 13:
-			/* resp fits before the guard page, the rest does not */
-			r.response = PTR(edge);
-			r.out_words = 0xffff;
-			break;
-		case 14:
-			xreq.comp_mask = 1;
-			r.body = &xreq;
-			break;
-		case 15:
-			xreq.reserved = 1;
-			r.body = &xreq;
-			break;
-		case 16:
-			r.in_words = 0;
-			r.body_len = 0;
-			break;
-		case 17:
-			body[2] = 1;
-			r.body = body;
-			r.body_len = sizeof(body);
-			r.in_words = sizeof(body) / 8;
-			break;
-		case 18:
-			r.body = body;
-			r.body_len = sizeof(body);
-			r.in_words = sizeof(body) / 8;
-			break;
-		case 19:
-			r.body = body;
-			r.body_len = 16;
-			r.provider_in_words = 1;
-			break;
-		case 20:
-			r.provider_out_words = 1;
-			break;
-		case 21:
-			r.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | 200;
-			break;
-		case 22:
-			r.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
-				    IB_USER_VERBS_EX_CMD_CREATE_FLOW;
-			break;
-		}
+		memset(&ex_resp, 0, sizeof(ex_resp));
+		r = (struct exreq){
+			.command = qd, .in_words = sizeof(ex_req) / 8,
+			.out_words = ow, .response = PTR(&ex_resp),
+			.body = &ex_req, .body_len = sizeof(ex_req),
+		};
+		for (j = 0; j < ARRAY_SIZE(k->fix); j++)
+			ex_apply(&r, &k->fix[j]);
 		rc = ex_write(c.fd, &r);
-		if (cases[i].variant == 0 && !rc &&
-		    resp.response_length != sizeof(resp))
+		if (k->check_length && !rc &&
+		    ex_resp.response_length != sizeof(ex_resp))
 			rc = R_BADVAL;
-		report(cases[i].name, rc);
+		report(k->name, rc);
 		ctx_close(&c);
 	}
-
-	/* the extended flag on a command that has no extended form: the
-	 * request is laid out as an extended one */
-	if (!(rc = ctx_open(&c, 1))) {
-		r = EXREQ_QD();
-		r.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			    IB_USER_VERBS_CMD_ALLOC_PD;
-		rc = ex_write(c.fd, &r);
-		ctx_close(&c);
-	}
-	report("X_EX_FLAG_ON_ALLOC_PD", rc);
-#undef EXREQ_QD
 }
 
 /* ======================================================================== */
 /* ioctl() cases                                                             */
 
-static void ioctl_cases(void)
-{
+/*
+ * Most ioctl() cases are one request on a fresh fd: an object and method,
+ * its attributes, then up to three changes that make it malformed (struct
+ * io_fix).  Each row of io_cases is one such case; a row with .run is a
+ * sequence that needs one fd across calls instead, and prints its own
+ * lines.  Rows run, and print, in order.
+ */
+
+/* Buffers the attributes point at (the kernel writes the responses). */
+static struct {
 	struct ib_uverbs_query_port_resp_ex presp;
-	struct ib_uverbs_gid_entry gent, gtab[64];
+	struct ib_uverbs_gid_entry gtab[64], gent;
 	__u64 nent;
+	struct ib_uverbs_query_device_resp dresp;
+	__u64 zero16[2], const16[2];
+	__u32 total, list[4], ncomp;
+	__u64 core;
+} iob = { .const16 = { 1, 0 } };
+
+/* What an attribute's data is: its value, or the address of a buffer. */
+enum io_at {
+	AT_VAL, AT_PRESP, AT_GTAB, AT_NENT, AT_GENT, AT_DRESP, AT_ZERO16,
+	AT_CONST16, AT_TOTAL, AT_LIST, AT_NCOMP, AT_CORE,
+	AT_GUARD,	/* the PROT_NONE page */
+	AT_BIG,		/* the large RW buffer */
+};
+
+struct io_attr_spec {
+	__u16 id;
+	__u16 len;
+	enum io_at at;
+	__u64 val;
+};
+
+enum io_fix_what {
+	FIX_NONE,
+	FIX_LENGTH_ADD,		/* header length += val (mod 2^16) */
+	FIX_LENGTH,		/* header length = val */
+	FIX_NUM_ATTRS,		/* header num_attrs = val; length as it was */
+	FIX_RESERVED1,
+	FIX_RESERVED2,
+	FIX_DRIVER_ID,
+	FIX_OBJECT,
+	FIX_METHOD,
+	FIX_LEN,		/* attribute i's len = val */
+	FIX_DATA,		/* attribute i's data = val */
+	FIX_AT,			/* attribute i's data = the address of buffer val */
+	FIX_FLAGS,		/* attribute i's flags = val */
+	FIX_ATTR_RESERVED,	/* attribute i's attr_data.reserved = val */
+};
+
+struct io_fix {
+	enum io_fix_what what;
+	unsigned int i;
+	__u64 val;
+};
+
+/* A success that must also have answered sensibly. */
+enum io_check {
+	CHECK_NONE,
+	CHECK_GID_TABLE,	/* between 2 and 64 entries */
+	CHECK_GID_ENTRY,	/* the entry of port 1, index 0 */
+};
+
+struct io_case {
+	const char *name;
+	void (*run)(void);
+	int no_context;
+	__u16 object, method;
+	unsigned int nattrs;
+	struct io_attr_spec attr[4];
+	struct io_fix fix[3];
+	enum io_check check;
+};
+
+static __u64 io_data(enum io_at at, __u64 val)
+{
+	switch (at) {
+	case AT_VAL:		return val;
+	case AT_PRESP:		return PTR(&iob.presp);
+	case AT_GTAB:		return PTR(iob.gtab);
+	case AT_NENT:		return PTR(&iob.nent);
+	case AT_GENT:		return PTR(&iob.gent);
+	case AT_DRESP:		return PTR(&iob.dresp);
+	case AT_ZERO16:		return PTR(iob.zero16);
+	case AT_CONST16:	return PTR(iob.const16);
+	case AT_TOTAL:		return PTR(&iob.total);
+	case AT_LIST:		return PTR(iob.list);
+	case AT_NCOMP:		return PTR(&iob.ncomp);
+	case AT_CORE:		return PTR(&iob.core);
+	case AT_GUARD:		return PTR(guard);
+	case AT_BIG:		return PTR(big);
+	}
+	return val;
+}
+
+static void io_apply(struct ib_uverbs_ioctl_hdr *h, const struct io_fix *f)
+{
+	struct ib_uverbs_attr *a = &h->attrs[f->i];
+
+	switch (f->what) {
+	case FIX_NONE:		break;
+	case FIX_LENGTH_ADD:	h->length = (__u16)(h->length + f->val); break;
+	case FIX_LENGTH:	h->length = (__u16)f->val; break;
+	case FIX_NUM_ATTRS:	h->num_attrs = (__u16)f->val; break;
+	case FIX_RESERVED1:	h->reserved1 = f->val; break;
+	case FIX_RESERVED2:	h->reserved2 = (__u32)f->val; break;
+	case FIX_DRIVER_ID:	h->driver_id = (__u32)f->val; break;
+	case FIX_OBJECT:	h->object_id = (__u16)f->val; break;
+	case FIX_METHOD:	h->method_id = (__u16)f->val; break;
+	case FIX_LEN:		a->len = (__u16)f->val; break;
+	case FIX_DATA:		a->data = f->val; break;
+	case FIX_AT:		a->data = io_data((enum io_at)f->val, 0); break;
+	case FIX_FLAGS:		a->flags = (__u16)f->val; break;
+	case FIX_ATTR_RESERVED:	a->attr_data.reserved = (__u16)f->val; break;
+	}
+}
+
+/* The request of a row, in R; returns its header. */
+static struct ib_uverbs_ioctl_hdr *io_build(struct uverbs_ioreq *r,
+					    const struct io_case *k)
+{
+	struct ib_uverbs_ioctl_hdr *h = io_init(r, k->object, k->method);
+	unsigned int i;
+
+	for (i = 0; i < k->nattrs; i++)
+		io_attr(h, k->attr[i].id, k->attr[i].len,
+			io_data(k->attr[i].at, k->attr[i].val));
+	for (i = 0; i < ARRAY_SIZE(k->fix); i++)
+		io_apply(h, &k->fix[i]);
+	return h;
+}
+
+static void io_case_run(const struct io_case *k)
+{
+	struct uverbs_ioreq r;
 	struct ib_uverbs_ioctl_hdr *h;
-	struct ib_uverbs_attr *a;
+	int rc;
+
+	if (k->run) {
+		k->run();
+		return;
+	}
+	h = io_build(&r, k);
+	if (k->check == CHECK_GID_TABLE)
+		iob.nent = 0;
+	if (k->check == CHECK_GID_ENTRY)
+		memset(&iob.gent, 0xa5, sizeof(iob.gent));
+	rc = io_fresh(h, !k->no_context);
+	if (!rc && k->check == CHECK_GID_TABLE &&
+	    (iob.nent < 2 || iob.nent > ARRAY_SIZE(iob.gtab)))
+		rc = R_BADVAL;
+	if (!rc && k->check == CHECK_GID_ENTRY &&
+	    (iob.gent.gid_index != 0 || iob.gent.port_num != 1))
+		rc = R_BADVAL;
+	report(k->name, rc);
+}
+
+#define CONST_ATTR(id, v)	{ (id), sizeof(__u64), AT_VAL, (v) }
+#define PTR_ATTR(id, at, len)	{ (id), (len), (at), 0 }
+#define FIX(what, i, val)	{ (what), (i), (__u64)(val) }
+#define DEVICE(m)		.object = UVERBS_OBJECT_DEVICE, .method = (m)
+#define ATTR_SIZE		sizeof(struct ib_uverbs_attr)
+
+#define QUERY_PORT_ATTRS(port)                                                 \
+	CONST_ATTR(UVERBS_ATTR_QUERY_PORT_PORT_NUM, (port)),                   \
+	PTR_ATTR(UVERBS_ATTR_QUERY_PORT_RESP, AT_PRESP, sizeof(iob.presp))
+#define QUERY_PORT(port)                                                       \
+	DEVICE(UVERBS_METHOD_QUERY_PORT), .nattrs = 2,                         \
+	.attr = { QUERY_PORT_ATTRS(port) }
+
+#define GID_TABLE_ATTRS(esz, n)                                                \
+	CONST_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, (esz)),             \
+	PTR_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, AT_GTAB,            \
+		 (n) * (esz)),                                                 \
+	PTR_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, AT_NENT,        \
+		 sizeof(iob.nent))
+#define GID_TABLE(esz, n)                                                      \
+	DEVICE(UVERBS_METHOD_QUERY_GID_TABLE), .nattrs = 3,                    \
+	.attr = { GID_TABLE_ATTRS(esz, n) }
+#define GID_TABLE_FLAGS(len, v)                                                \
+	DEVICE(UVERBS_METHOD_QUERY_GID_TABLE), .nattrs = 4,                    \
+	.attr = { GID_TABLE_ATTRS(GENT, 64),                                   \
+		  { UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, (len), AT_VAL, (v) } }
+#define GENT			sizeof(struct ib_uverbs_gid_entry)
+
+#define GID_ENTRY(port, index, flags)                                          \
+	DEVICE(UVERBS_METHOD_QUERY_GID_ENTRY), .nattrs = 4,                    \
+	.attr = { CONST_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, (port)),        \
+		  CONST_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, (index)),  \
+		  CONST_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, (flags)),      \
+		  PTR_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, AT_GENT,    \
+			   GENT) }
+
+/* INVOKE_WRITE of a legacy command: its request (zeros) and response. */
+#define INVOKE(cmd, inlen, outlen)                                             \
+	DEVICE(UVERBS_METHOD_INVOKE_WRITE), .nattrs = 3,                       \
+	.attr = { CONST_ATTR(UVERBS_ATTR_WRITE_CMD, (cmd)),                    \
+		  { UVERBS_ATTR_CORE_IN, (inlen),                              \
+		    (inlen) > 8 ? AT_ZERO16 : AT_VAL, 0 },                     \
+		  PTR_ATTR(UVERBS_ATTR_CORE_OUT, AT_DRESP, (outlen)) }
+#define DRESP			sizeof(struct ib_uverbs_query_device_resp)
+#define QD			IB_USER_VERBS_CMD_QUERY_DEVICE
+
+#define INFO_HANDLES(object, listlen)                                          \
+	DEVICE(UVERBS_METHOD_INFO_HANDLES), .nattrs = 3,                       \
+	.attr = { CONST_ATTR(UVERBS_ATTR_INFO_OBJECT_ID, (object)),            \
+		  PTR_ATTR(UVERBS_ATTR_INFO_TOTAL_HANDLES, AT_TOTAL,           \
+			   sizeof(iob.total)),                                 \
+		  PTR_ATTR(UVERBS_ATTR_INFO_HANDLES_LIST, AT_LIST, (listlen)) }
+
+#define PD_DESTROY(handle)                                                     \
+	.object = UVERBS_OBJECT_PD, .method = UVERBS_METHOD_PD_DESTROY,        \
+	.nattrs = 1,                                                           \
+	.attr = { { UVERBS_ATTR_DESTROY_PD_HANDLE, 0, AT_VAL, (handle) } }
+
+#define GET_CONTEXT                                                            \
+	DEVICE(UVERBS_METHOD_GET_CONTEXT), .nattrs = 2,                        \
+	.attr = { PTR_ATTR(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, AT_NCOMP, \
+			   sizeof(iob.ncomp)),                                 \
+		  PTR_ATTR(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, AT_CORE,      \
+			   sizeof(iob.core)) }
+
+static const struct io_case io_query_port_1 = { QUERY_PORT(1) };
+static const struct io_case io_get_context = { GET_CONTEXT };
+
+/* ioctl numbers other than RDMA_VERBS_IOCTL, on one fd */
+static void io_wrong_ioctls(void)
+{
+	struct ib_uverbs_ioctl_hdr *h;
 	struct uverbs_ioreq r;
 	struct ctx c;
 	int rc;
 
-#define QUERY_PORT(port)                                                       \
-	do {                                                                   \
-		h = io_init(&r, UVERBS_OBJECT_DEVICE,                          \
-			    UVERBS_METHOD_QUERY_PORT);                         \
-		io_const(h, UVERBS_ATTR_QUERY_PORT_PORT_NUM, (port));          \
-		io_ptr(h, UVERBS_ATTR_QUERY_PORT_RESP, &presp, sizeof(presp)); \
-	} while (0)
-
-	/* an ioctl number other than RDMA_VERBS_IOCTL */
 	if (!(rc = ctx_open(&c, 1))) {
-		QUERY_PORT(1);
+		h = io_build(&r, &io_query_port_1);
 		rc = ioctl(c.fd, _IOWR(RDMA_IOCTL_MAGIC, 2,
 				       struct ib_uverbs_ioctl_hdr), h) ? errno : 0;
 		report("I_WRONG_IOCTL_NR", rc);
@@ -995,14 +1216,14 @@ static void ioctl_cases(void)
 		report("I_WRONG_IOCTL_DIR", rc);
 		report("I_FIONREAD", rc);
 	}
+}
 
-	/* the reference: QUERY_PORT 1 with a context */
-	QUERY_PORT(1);
-	report("I_QUERY_PORT_1", io_fresh(h, 1));
-	QUERY_PORT(1);
-	report("I_QUERY_PORT_NO_CONTEXT", io_fresh(h, 0));
+/* the header pointer itself bad: NULL, then in the PROT_NONE page */
+static void io_hdr_pointers(void)
+{
+	struct ctx c;
+	int rc;
 
-	/* header */
 	if (!(rc = ctx_open(&c, 1))) {
 		rc = ioctl(c.fd, RDMA_VERBS_IOCTL, NULL) ? errno : 0;
 		ctx_close(&c);
@@ -1014,415 +1235,278 @@ static void ioctl_cases(void)
 		ctx_close(&c);
 	}
 	report("I_HDR_FAULT", rc);
+}
 
-	QUERY_PORT(1);
-	h->length -= 1;
-	report("I_HDR_LENGTH_SHORT_BY_1", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->length = 0;
-	report("I_HDR_LENGTH_0", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->length += sizeof(struct ib_uverbs_attr);
-	report("I_HDR_LENGTH_ONE_ATTR_TOO_MANY", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->num_attrs = 3;
-	report("I_HDR_NUM_ATTRS_GT_LENGTH", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->num_attrs = 300;
-	h->length = sizeof(*h) + 300 * sizeof(struct ib_uverbs_attr);
-	report("I_HDR_LENGTH_GT_PAGE", io_fresh(h, 1));
+/* num_attrs and length agree, but the attributes run into PROT_NONE */
+static void io_attrs_past_buffer(void)
+{
+	size_t sz = sizeof(struct ib_uverbs_ioctl_hdr) + 2 * ATTR_SIZE;
+	struct ib_uverbs_ioctl_hdr *h, *g;
+	struct uverbs_ioreq r;
 
-	/* num_attrs/length agree, but the attributes run into PROT_NONE */
-	{
-		size_t sz = sizeof(*h) + 2 * sizeof(struct ib_uverbs_attr);
-		struct ib_uverbs_ioctl_hdr *g;
+	h = io_build(&r, &io_query_port_1);
+	g = (struct ib_uverbs_ioctl_hdr *)(guard - sz);
+	memcpy(g, h, sz);
+	g->num_attrs = 4;
+	g->length = sizeof(*h) + 4 * ATTR_SIZE;
+	report("I_ATTRS_PAST_BUFFER", io_fresh(g, 1));
+}
 
-		QUERY_PORT(1);
-		g = (struct ib_uverbs_ioctl_hdr *)(guard - sz);
-		memcpy(g, h, sz);
-		g->num_attrs = 4;
-		g->length = sizeof(*h) + 4 * sizeof(struct ib_uverbs_attr);
-		report("I_ATTRS_PAST_BUFFER", io_fresh(g, 1));
-	}
+/* GET_CONTEXT through ioctl on a fresh fd, again, then through write() */
+static void io_get_context_twice(void)
+{
+	struct ib_uverbs_ioctl_hdr *h;
+	struct uverbs_ioreq r;
+	struct ctx c;
+	int rc;
 
-	QUERY_PORT(1);
-	h->reserved1 = 1;
-	report("I_HDR_RESERVED1", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->reserved2 = 1;
-	report("I_HDR_RESERVED2", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->driver_id = RDMA_DRIVER_MLX5;
-	report("I_HDR_DRIVER_ID_MLX5", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->driver_id = RDMA_DRIVER_UNKNOWN;
-	report("I_HDR_DRIVER_ID_UNKNOWN", io_fresh(h, 1));
-
-	/* objects and methods */
-	QUERY_PORT(1);
-	h->object_id = 200;
-	report("I_UNKNOWN_OBJECT_200", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->object_id = UVERBS_ID_NS_MASK | 1;
-	report("I_UNKNOWN_DRIVER_OBJECT", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->method_id = 100;
-	report("I_DEVICE_UNKNOWN_METHOD_100", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->object_id = UVERBS_OBJECT_PD;
-	h->method_id = UVERBS_METHOD_PD_DESTROY + 1;
-	report("I_PD_UNKNOWN_METHOD", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->object_id = UVERBS_OBJECT_XRCD;
-	h->method_id = UVERBS_METHOD_XRCD_DESTROY;
-	report("I_XRCD_DESTROY_UNSUPPORTED", io_fresh(h, 1));
-
-	/* attributes */
-	QUERY_PORT(1);
-	io_const(h, 50, 0);
-	report("I_UNKNOWN_ATTR_OPTIONAL", io_fresh(h, 1));
-	QUERY_PORT(1);
-	a = io_const(h, 50, 0);
-	a->flags = UVERBS_ATTR_F_MANDATORY;
-	report("I_UNKNOWN_ATTR_MANDATORY", io_fresh(h, 1));
-	QUERY_PORT(1);
-	a = io_const(h, UVERBS_ATTR_UHW_IN, 0);
-	a->flags = UVERBS_ATTR_F_MANDATORY;
-	report("I_UHW_IN_ON_METHOD_WITHOUT_UHW_MANDATORY", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[0].flags = 0xfffc;
-	report("I_ATTR_UNKNOWN_FLAG_BITS", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[1].flags = UVERBS_ATTR_F_VALID_OUTPUT;
-	report("I_ATTR_VALID_OUTPUT_FROM_USER", io_fresh(h, 1));
-
-	h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
-	io_ptr(h, UVERBS_ATTR_QUERY_PORT_RESP, &presp, sizeof(presp));
-	report("I_QUERY_PORT_MISSING_PORT_NUM", io_fresh(h, 1));
-	h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
-	io_const(h, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1);
-	report("I_QUERY_PORT_MISSING_RESP", io_fresh(h, 1));
-	h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
-	report("I_QUERY_PORT_NO_ATTRS", io_fresh(h, 1));
-
-	QUERY_PORT(1);
-	h->attrs[0].len = 4;
-	report("I_CONST_LEN_4", io_fresh(h, 1));
-	{
-		__u64 v[2] = { 1, 0 };
-
-		QUERY_PORT(1);
-		h->attrs[0].len = sizeof(v);
-		h->attrs[0].data = PTR(v);
-		report("I_CONST_LEN_16", io_fresh(h, 1));
-	}
-	QUERY_PORT(1);
-	h->attrs[1].len = 8;
-	report("I_PTR_OUT_TOO_SHORT", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[1].len = 0;
-	report("I_PTR_OUT_LEN_0", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[1].len = offsetof(struct ib_uverbs_query_port_resp_ex,
-				   reserved);
-	report("I_PTR_OUT_WITHOUT_RESERVED", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[1].len = 4096;
-	h->attrs[1].data = PTR(big);
-	report("I_PTR_OUT_OVERSIZED", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[1].data = PTR(guard);
-	report("I_PTR_OUT_FAULT", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[1].data = 0;
-	report("I_PTR_OUT_NULL", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[1].attr_data.reserved = 1;
-	report("I_PTR_ATTR_RESERVED_NONZERO", io_fresh(h, 1));
-	QUERY_PORT(1);
-	h->attrs[0].attr_data.reserved = 1;
-	report("I_CONST_ATTR_RESERVED_NONZERO", io_fresh(h, 1));
-	QUERY_PORT(1);
-	io_const(h, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1);
-	report("I_DUPLICATE_ATTR", io_fresh(h, 1));
-	QUERY_PORT(1);
-	io_ptr(h, UVERBS_ATTR_QUERY_PORT_RESP, &presp, sizeof(presp));
-	report("I_DUPLICATE_PTR_ATTR", io_fresh(h, 1));
-
-	QUERY_PORT(0);
-	report("I_QUERY_PORT_0", io_fresh(h, 1));
-	QUERY_PORT(2);
-	report("I_QUERY_PORT_2", io_fresh(h, 1));
-	QUERY_PORT(255);
-	report("I_QUERY_PORT_255", io_fresh(h, 1));
-	QUERY_PORT(256);
-	report("I_QUERY_PORT_256_OVER_U8", io_fresh(h, 1));
-	QUERY_PORT(0x101);
-	report("I_QUERY_PORT_0X101", io_fresh(h, 1));
-
-	/* QUERY_CONTEXT: rxe has no query_ucontext */
-	h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
-	report("I_QUERY_CONTEXT", io_fresh(h, 1));
-	h = io_init(&r, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
-	report("I_QUERY_CONTEXT_NO_CONTEXT", io_fresh(h, 0));
-
-	/* GET_CONTEXT through ioctl, on a fresh fd and on one that has one */
-	{
-		__u32 ncomp = 0;
-		__u64 core = 0;
-
-		h = io_init(&r, UVERBS_OBJECT_DEVICE,
-			    UVERBS_METHOD_GET_CONTEXT);
-		io_ptr(h, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &ncomp,
-		       sizeof(ncomp));
-		io_ptr(h, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, &core,
-		       sizeof(core));
-		if (!(rc = ctx_open(&c, 0))) {
-			rc = io_send(c.fd, h);
-			report("I_GET_CONTEXT", rc);
-			report("I_GET_CONTEXT_AGAIN", io_send(c.fd, h));
-			report("I_GET_CONTEXT_THEN_WRITE_GET_CONTEXT",
-			       get_context(c.fd, NULL));
-			ctx_close(&c);
-		} else {
-			report("I_GET_CONTEXT", rc);
-			report("I_GET_CONTEXT_AGAIN", rc);
-			report("I_GET_CONTEXT_THEN_WRITE_GET_CONTEXT", rc);
-		}
-		report("I_GET_CONTEXT_AFTER_WRITE_GET_CONTEXT",
-		       io_fresh(h, 1));
-		h->attrs[0].len = 8;
-		report("I_GET_CONTEXT_NUM_COMP_LEN_8", io_fresh(h, 0));
-	}
-
-	/* QUERY_GID_TABLE */
-#define GID_TABLE(esz, n)                                                      \
-	do {                                                                   \
-		h = io_init(&r, UVERBS_OBJECT_DEVICE,                          \
-			    UVERBS_METHOD_QUERY_GID_TABLE);                    \
-		io_const(h, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, (esz));    \
-		io_ptr(h, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, gtab,      \
-		       (n) * (esz));                                           \
-		io_ptr(h, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &nent, \
-		       sizeof(nent));                                          \
-	} while (0)
-
-	nent = 0;
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	rc = io_fresh(h, 1);
-	if (!rc && (nent < 2 || nent > ARRAY_SIZE(gtab)))
-		rc = R_BADVAL;
-	report("I_GID_TABLE_64_ENTRIES", rc);
-	GID_TABLE(sizeof(gent), 1);
-	report("I_GID_TABLE_1_ENTRY", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	io_const(h, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 1);
-	report("I_GID_TABLE_FLAGS_1", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	io_attr(h, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0);
-	report("I_GID_TABLE_FLAGS_0_LEN_4", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	io_attr(h, UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 2, 0);
-	report("I_GID_TABLE_FLAGS_LEN_2", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	h->attrs[0].data = 0;
-	report("I_GID_TABLE_ENTRY_SIZE_0", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), 1);
-	h->attrs[0].data = sizeof(gent) + 1;
-	report("I_GID_TABLE_ENTRY_SIZE_GT_BUFFER", io_fresh(h, 1));
-	GID_TABLE(8, ARRAY_SIZE(gtab));
-	report("I_GID_TABLE_ENTRY_SIZE_8", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent) + 8, ARRAY_SIZE(gtab) / 2);
-	report("I_GID_TABLE_ENTRY_SIZE_40", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	h->attrs[1].len = 0;
-	report("I_GID_TABLE_BUFFER_LEN_0", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	h->attrs[2].len = 4;
-	report("I_GID_TABLE_NUM_ENTRIES_LEN_4", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	h->attrs[1].data = PTR(guard);
-	report("I_GID_TABLE_ENTRIES_FAULT", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	h->num_attrs = 2;
-	h->length -= sizeof(struct ib_uverbs_attr);
-	report("I_GID_TABLE_MISSING_NUM_ENTRIES", io_fresh(h, 1));
-	GID_TABLE(sizeof(gent), ARRAY_SIZE(gtab));
-	report("I_GID_TABLE_NO_CONTEXT", io_fresh(h, 0));
-#undef GID_TABLE
-
-	/* QUERY_GID_ENTRY */
-#define GID_ENTRY(port, index, flags)                                          \
-	do {                                                                   \
-		h = io_init(&r, UVERBS_OBJECT_DEVICE,                          \
-			    UVERBS_METHOD_QUERY_GID_ENTRY);                    \
-		io_const(h, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, (port));         \
-		io_const(h, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, (index));   \
-		io_const(h, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, (flags));       \
-		io_ptr(h, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, &gent,       \
-		       sizeof(gent));                                          \
-	} while (0)
-
-	memset(&gent, 0xa5, sizeof(gent));
-	GID_ENTRY(1, 0, 0);
-	rc = io_fresh(h, 1);
-	if (!rc && (gent.gid_index != 0 || gent.port_num != 1))
-		rc = R_BADVAL;
-	report("I_GID_ENTRY_1_0", rc);
-	GID_ENTRY(1, 1000, 0);
-	report("I_GID_ENTRY_EMPTY_1000", io_fresh(h, 1));
-	GID_ENTRY(1, 1023, 0);
-	report("I_GID_ENTRY_EMPTY_1023", io_fresh(h, 1));
-	GID_ENTRY(1, 1024, 0);
-	report("I_GID_ENTRY_1024_OUT_OF_RANGE", io_fresh(h, 1));
-	GID_ENTRY(1, 5000, 0);
-	report("I_GID_ENTRY_5000_OUT_OF_RANGE", io_fresh(h, 1));
-	GID_ENTRY(1, 0xffffffffu, 0);
-	report("I_GID_ENTRY_U32_MAX", io_fresh(h, 1));
-	GID_ENTRY(1, 0x100000000ull, 0);
-	report("I_GID_ENTRY_INDEX_OVER_U32", io_fresh(h, 1));
-	GID_ENTRY(0, 0, 0);
-	report("I_GID_ENTRY_PORT_0", io_fresh(h, 1));
-	GID_ENTRY(2, 0, 0);
-	report("I_GID_ENTRY_PORT_2", io_fresh(h, 1));
-	GID_ENTRY(1, 0, 1);
-	report("I_GID_ENTRY_FLAGS_1", io_fresh(h, 1));
-	GID_ENTRY(1, 0, 0);
-	h->num_attrs = 2;
-	h->length -= 2 * sizeof(struct ib_uverbs_attr);
-	io_ptr(h, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, &gent, sizeof(gent));
-	report("I_GID_ENTRY_MISSING_FLAGS", io_fresh(h, 1));
-	GID_ENTRY(1, 0, 0);
-	h->attrs[3].len = offsetof(struct ib_uverbs_gid_entry, netdev_ifindex);
-	report("I_GID_ENTRY_RESP_SHORT", io_fresh(h, 1));
-	GID_ENTRY(1, 0, 0);
-	h->attrs[3].len = sizeof(gent) + 32;
-	h->attrs[3].data = PTR(big);
-	report("I_GID_ENTRY_RESP_OVERSIZED", io_fresh(h, 1));
-	GID_ENTRY(1, 0, 0);
-	report("I_GID_ENTRY_NO_CONTEXT", io_fresh(h, 0));
-#undef GID_ENTRY
-
-	/* INVOKE_WRITE */
-	{
-		struct ib_uverbs_query_device_resp dresp;
-		__u64 zero[2] = { 0 };
-
-#define INVOKE(cmd, inlen, outlen)                                             \
-	do {                                                                   \
-		h = io_init(&r, UVERBS_OBJECT_DEVICE,                          \
-			    UVERBS_METHOD_INVOKE_WRITE);                       \
-		io_const(h, UVERBS_ATTR_WRITE_CMD, (cmd));                     \
-		io_attr(h, UVERBS_ATTR_CORE_IN, (inlen),                       \
-			(inlen) > 8 ? PTR(zero) : 0);                          \
-		io_ptr(h, UVERBS_ATTR_CORE_OUT, &dresp, (outlen));             \
-	} while (0)
-
-		INVOKE(IB_USER_VERBS_CMD_QUERY_DEVICE, 8, sizeof(dresp));
-		report("I_INVOKE_WRITE_QUERY_DEVICE", io_fresh(h, 1));
-		INVOKE(IB_USER_VERBS_CMD_QUERY_DEVICE, 8, sizeof(dresp));
-		report("I_INVOKE_WRITE_QUERY_DEVICE_NO_CONTEXT",
-		       io_fresh(h, 0));
-		INVOKE(IB_USER_VERBS_CMD_QUERY_DEVICE, 8, sizeof(dresp) - 8);
-		report("I_INVOKE_WRITE_OUT_SHORT", io_fresh(h, 1));
-		INVOKE(IB_USER_VERBS_CMD_QUERY_DEVICE, 4, sizeof(dresp));
-		report("I_INVOKE_WRITE_IN_SHORT", io_fresh(h, 1));
-		INVOKE(IB_USER_VERBS_CMD_QUERY_DEVICE, 16, sizeof(dresp));
-		h->attrs[1].data = PTR(guard);
-		report("I_INVOKE_WRITE_IN_FAULT", io_fresh(h, 1));
-		INVOKE(200, 8, sizeof(dresp));
-		report("I_INVOKE_WRITE_UNKNOWN_CMD_200", io_fresh(h, 1));
-		INVOKE(IB_USER_VERBS_CMD_REG_SMR, 8, sizeof(dresp));
-		report("I_INVOKE_WRITE_REG_SMR", io_fresh(h, 1));
-		INVOKE(0x40000000u | IB_USER_VERBS_CMD_QUERY_DEVICE, 8,
-		       sizeof(dresp));
-		report("I_INVOKE_WRITE_CMD_FLAG_BITS", io_fresh(h, 1));
-		INVOKE(0x100000000ull, 8, sizeof(dresp));
-		report("I_INVOKE_WRITE_CMD_OVER_U32", io_fresh(h, 1));
-		INVOKE(IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			       IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
-		       8, sizeof(dresp));
-		report("I_INVOKE_WRITE_EX_QUERY_DEVICE", io_fresh(h, 1));
-		INVOKE(IB_USER_VERBS_CMD_QUERY_DEVICE, 8, sizeof(dresp));
-		h->attrs[0] = h->attrs[2];
-		h->num_attrs = 2;
-		h->length -= sizeof(struct ib_uverbs_attr);
-		report("I_INVOKE_WRITE_MISSING_CMD", io_fresh(h, 1));
-#undef INVOKE
-	}
-
-	/* INFO_HANDLES */
-	{
-		__u32 tot, list[4];
-
-		h = io_init(&r, UVERBS_OBJECT_DEVICE,
-			    UVERBS_METHOD_INFO_HANDLES);
-		io_const(h, UVERBS_ATTR_INFO_OBJECT_ID, 200);
-		io_ptr(h, UVERBS_ATTR_INFO_TOTAL_HANDLES, &tot, sizeof(tot));
-		io_ptr(h, UVERBS_ATTR_INFO_HANDLES_LIST, list, sizeof(list));
-		report("I_INFO_HANDLES_UNKNOWN_OBJECT", io_fresh(h, 1));
-		h->attrs[0].data = UVERBS_OBJECT_PD;
-		h->attrs[2].len = 6;
-		report("I_INFO_HANDLES_LIST_LEN_6", io_fresh(h, 1));
-		h->attrs[2].len = 2;
-		report("I_INFO_HANDLES_LIST_LEN_2", io_fresh(h, 1));
-		h->num_attrs = 2;
-		h->length -= sizeof(struct ib_uverbs_attr);
-		report("I_INFO_HANDLES_NO_LIST", io_fresh(h, 1));
-	}
-
-	/* PD_DESTROY: the only PD method in 6.1 */
-#define PD_DESTROY(handle)                                                     \
-	do {                                                                   \
-		h = io_init(&r, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);   \
-		io_attr(h, UVERBS_ATTR_DESTROY_PD_HANDLE, 0, (handle));        \
-	} while (0)
-
-	PD_DESTROY(12345);
-	report("I_PD_DESTROY_NEVER_ALLOCATED", io_fresh(h, 1));
-	PD_DESTROY(0);
-	report("I_PD_DESTROY_NO_CONTEXT", io_fresh(h, 0));
-	PD_DESTROY((__u64)-1);
-	report("I_PD_DESTROY_HANDLE_MINUS_1", io_fresh(h, 1));
-	PD_DESTROY(0x100000000ull);
-	report("I_PD_DESTROY_HANDLE_2_POW_32", io_fresh(h, 1));
-	h = io_init(&r, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
-	report("I_PD_DESTROY_NO_HANDLE", io_fresh(h, 1));
-
-	if (!(rc = ctx_open(&c, 1))) {
-		__u32 pd = 0;
-
-		rc = alloc_pd(c.fd, &pd);
-		if (!rc) {
-			PD_DESTROY(pd);
-			h->attrs[0].len = 8;
-			report("I_PD_DESTROY_IDR_LEN_8", io_send(c.fd, h));
-			PD_DESTROY(pd);
-			h->attrs[0].attr_data.reserved = 1;
-			report("I_PD_DESTROY_IDR_RESERVED", io_send(c.fd, h));
-			PD_DESTROY(pd);
-			report("I_PD_DESTROY_FIRST", io_send(c.fd, h));
-			report("I_PD_DESTROY_SECOND", io_send(c.fd, h));
-			report("I_PD_DESTROY_THEN_WRITE_DEALLOC",
-			       dealloc_pd(c.fd, pd));
-		} else {
-			rc = setup_rc(rc);
-			report("I_PD_DESTROY_IDR_LEN_8", rc);
-			report("I_PD_DESTROY_IDR_RESERVED", rc);
-			report("I_PD_DESTROY_FIRST", rc);
-			report("I_PD_DESTROY_SECOND", rc);
-			report("I_PD_DESTROY_THEN_WRITE_DEALLOC", rc);
-		}
+	h = io_build(&r, &io_get_context);
+	if (!(rc = ctx_open(&c, 0))) {
+		rc = io_send(c.fd, h);
+		report("I_GET_CONTEXT", rc);
+		report("I_GET_CONTEXT_AGAIN", io_send(c.fd, h));
+		report("I_GET_CONTEXT_THEN_WRITE_GET_CONTEXT",
+		       get_context(c.fd, NULL));
 		ctx_close(&c);
 	} else {
-		report("I_PD_DESTROY_IDR_LEN_8", rc);
-		report("I_PD_DESTROY_IDR_RESERVED", rc);
-		report("I_PD_DESTROY_FIRST", rc);
-		report("I_PD_DESTROY_SECOND", rc);
-		report("I_PD_DESTROY_THEN_WRITE_DEALLOC", rc);
+		report("I_GET_CONTEXT", rc);
+		report("I_GET_CONTEXT_AGAIN", rc);
+		report("I_GET_CONTEXT_THEN_WRITE_GET_CONTEXT", rc);
 	}
-#undef PD_DESTROY
-#undef QUERY_PORT
+}
+
+/* PD_DESTROY of a real PD: bad forms of its handle, then twice */
+static void io_pd_destroy_real(void)
+{
+	static const char *const names[] = {
+		"I_PD_DESTROY_IDR_LEN_8", "I_PD_DESTROY_IDR_RESERVED",
+		"I_PD_DESTROY_FIRST", "I_PD_DESTROY_SECOND",
+		"I_PD_DESTROY_THEN_WRITE_DEALLOC",
+	};
+	struct io_case k = { PD_DESTROY(0) };
+	struct ib_uverbs_ioctl_hdr *h;
+	struct uverbs_ioreq r;
+	struct ctx c;
+	__u32 pd = 0;
+	size_t i;
+	int rc;
+
+	rc = ctx_open(&c, 1);
+	if (!rc) {
+		rc = setup_rc(alloc_pd(c.fd, &pd));
+		if (rc)
+			ctx_close(&c);
+	}
+	if (rc) {
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			report(names[i], rc);
+		return;
+	}
+	k.attr[0].val = pd;
+	k.fix[0] = (struct io_fix)FIX(FIX_LEN, 0, 8);
+	report(names[0], io_send(c.fd, io_build(&r, &k)));
+	k.fix[0] = (struct io_fix)FIX(FIX_ATTR_RESERVED, 0, 1);
+	report(names[1], io_send(c.fd, io_build(&r, &k)));
+	k.fix[0] = (struct io_fix)FIX(FIX_NONE, 0, 0);
+	h = io_build(&r, &k);
+	report(names[2], io_send(c.fd, h));
+	report(names[3], io_send(c.fd, h));
+	report(names[4], dealloc_pd(c.fd, pd));
+	ctx_close(&c);
+}
+
+static const struct io_case io_cases[] = {
+	{ .run = io_wrong_ioctls },
+	/* the reference: QUERY_PORT 1 with a context */
+	{ "I_QUERY_PORT_1", QUERY_PORT(1) },
+	{ "I_QUERY_PORT_NO_CONTEXT", .no_context = 1, QUERY_PORT(1) },
+
+	/* header */
+	{ .run = io_hdr_pointers },
+	{ "I_HDR_LENGTH_SHORT_BY_1", QUERY_PORT(1),
+	  .fix = { FIX(FIX_LENGTH_ADD, 0, -1) } },
+	{ "I_HDR_LENGTH_0", QUERY_PORT(1), .fix = { FIX(FIX_LENGTH, 0, 0) } },
+	{ "I_HDR_LENGTH_ONE_ATTR_TOO_MANY", QUERY_PORT(1),
+	  .fix = { FIX(FIX_LENGTH_ADD, 0, ATTR_SIZE) } },
+	{ "I_HDR_NUM_ATTRS_GT_LENGTH", QUERY_PORT(1),
+	  .fix = { FIX(FIX_NUM_ATTRS, 0, 3) } },
+	{ "I_HDR_LENGTH_GT_PAGE", QUERY_PORT(1),
+	  .fix = { FIX(FIX_NUM_ATTRS, 0, 300),
+		   FIX(FIX_LENGTH, 0, sizeof(struct ib_uverbs_ioctl_hdr) +
+				      300 * ATTR_SIZE) } },
+	{ .run = io_attrs_past_buffer },
+	{ "I_HDR_RESERVED1", QUERY_PORT(1), .fix = { FIX(FIX_RESERVED1, 0, 1) } },
+	{ "I_HDR_RESERVED2", QUERY_PORT(1), .fix = { FIX(FIX_RESERVED2, 0, 1) } },
+	{ "I_HDR_DRIVER_ID_MLX5", QUERY_PORT(1),
+	  .fix = { FIX(FIX_DRIVER_ID, 0, RDMA_DRIVER_MLX5) } },
+	{ "I_HDR_DRIVER_ID_UNKNOWN", QUERY_PORT(1),
+	  .fix = { FIX(FIX_DRIVER_ID, 0, RDMA_DRIVER_UNKNOWN) } },
+
+	/* objects and methods */
+	{ "I_UNKNOWN_OBJECT_200", QUERY_PORT(1),
+	  .fix = { FIX(FIX_OBJECT, 0, 200) } },
+	{ "I_UNKNOWN_DRIVER_OBJECT", QUERY_PORT(1),
+	  .fix = { FIX(FIX_OBJECT, 0, UVERBS_ID_NS_MASK | 1) } },
+	{ "I_DEVICE_UNKNOWN_METHOD_100", QUERY_PORT(1),
+	  .fix = { FIX(FIX_METHOD, 0, 100) } },
+	{ "I_PD_UNKNOWN_METHOD", QUERY_PORT(1),
+	  .fix = { FIX(FIX_OBJECT, 0, UVERBS_OBJECT_PD),
+		   FIX(FIX_METHOD, 0, UVERBS_METHOD_PD_DESTROY + 1) } },
+	{ "I_XRCD_DESTROY_UNSUPPORTED", QUERY_PORT(1),
+	  .fix = { FIX(FIX_OBJECT, 0, UVERBS_OBJECT_XRCD),
+		   FIX(FIX_METHOD, 0, UVERBS_METHOD_XRCD_DESTROY) } },
+
+	/* attributes */
+	{ "I_UNKNOWN_ATTR_OPTIONAL", DEVICE(UVERBS_METHOD_QUERY_PORT),
+	  .nattrs = 3, .attr = { QUERY_PORT_ATTRS(1), CONST_ATTR(50, 0) } },
+	{ "I_UNKNOWN_ATTR_MANDATORY", DEVICE(UVERBS_METHOD_QUERY_PORT),
+	  .nattrs = 3, .attr = { QUERY_PORT_ATTRS(1), CONST_ATTR(50, 0) },
+	  .fix = { FIX(FIX_FLAGS, 2, UVERBS_ATTR_F_MANDATORY) } },
+	{ "I_UHW_IN_ON_METHOD_WITHOUT_UHW_MANDATORY",
+	  DEVICE(UVERBS_METHOD_QUERY_PORT), .nattrs = 3,
+	  .attr = { QUERY_PORT_ATTRS(1), CONST_ATTR(UVERBS_ATTR_UHW_IN, 0) },
+	  .fix = { FIX(FIX_FLAGS, 2, UVERBS_ATTR_F_MANDATORY) } },
+	{ "I_ATTR_UNKNOWN_FLAG_BITS", QUERY_PORT(1),
+	  .fix = { FIX(FIX_FLAGS, 0, 0xfffc) } },
+	{ "I_ATTR_VALID_OUTPUT_FROM_USER", QUERY_PORT(1),
+	  .fix = { FIX(FIX_FLAGS, 1, UVERBS_ATTR_F_VALID_OUTPUT) } },
+	{ "I_QUERY_PORT_MISSING_PORT_NUM", DEVICE(UVERBS_METHOD_QUERY_PORT),
+	  .nattrs = 1, .attr = { PTR_ATTR(UVERBS_ATTR_QUERY_PORT_RESP, AT_PRESP,
+					  sizeof(iob.presp)) } },
+	{ "I_QUERY_PORT_MISSING_RESP", DEVICE(UVERBS_METHOD_QUERY_PORT),
+	  .nattrs = 1, .attr = { CONST_ATTR(UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1) } },
+	{ "I_QUERY_PORT_NO_ATTRS", DEVICE(UVERBS_METHOD_QUERY_PORT) },
+	{ "I_CONST_LEN_4", QUERY_PORT(1), .fix = { FIX(FIX_LEN, 0, 4) } },
+	{ "I_CONST_LEN_16", QUERY_PORT(1),
+	  .fix = { FIX(FIX_LEN, 0, 16), FIX(FIX_AT, 0, AT_CONST16) } },
+	{ "I_PTR_OUT_TOO_SHORT", QUERY_PORT(1), .fix = { FIX(FIX_LEN, 1, 8) } },
+	{ "I_PTR_OUT_LEN_0", QUERY_PORT(1), .fix = { FIX(FIX_LEN, 1, 0) } },
+	{ "I_PTR_OUT_WITHOUT_RESERVED", QUERY_PORT(1),
+	  .fix = { FIX(FIX_LEN, 1, offsetof(struct ib_uverbs_query_port_resp_ex,
+					    reserved)) } },
+	{ "I_PTR_OUT_OVERSIZED", QUERY_PORT(1),
+	  .fix = { FIX(FIX_LEN, 1, 4096), FIX(FIX_AT, 1, AT_BIG) } },
+	{ "I_PTR_OUT_FAULT", QUERY_PORT(1), .fix = { FIX(FIX_AT, 1, AT_GUARD) } },
+	{ "I_PTR_OUT_NULL", QUERY_PORT(1), .fix = { FIX(FIX_DATA, 1, 0) } },
+	{ "I_PTR_ATTR_RESERVED_NONZERO", QUERY_PORT(1),
+	  .fix = { FIX(FIX_ATTR_RESERVED, 1, 1) } },
+	{ "I_CONST_ATTR_RESERVED_NONZERO", QUERY_PORT(1),
+	  .fix = { FIX(FIX_ATTR_RESERVED, 0, 1) } },
+	{ "I_DUPLICATE_ATTR", DEVICE(UVERBS_METHOD_QUERY_PORT), .nattrs = 3,
+	  .attr = { QUERY_PORT_ATTRS(1),
+		    CONST_ATTR(UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1) } },
+	{ "I_DUPLICATE_PTR_ATTR", DEVICE(UVERBS_METHOD_QUERY_PORT), .nattrs = 3,
+	  .attr = { QUERY_PORT_ATTRS(1),
+		    PTR_ATTR(UVERBS_ATTR_QUERY_PORT_RESP, AT_PRESP,
+			     sizeof(iob.presp)) } },
+
+	{ "I_QUERY_PORT_0", QUERY_PORT(0) },
+	{ "I_QUERY_PORT_2", QUERY_PORT(2) },
+	{ "I_QUERY_PORT_255", QUERY_PORT(255) },
+	{ "I_QUERY_PORT_256_OVER_U8", QUERY_PORT(256) },
+	{ "I_QUERY_PORT_0X101", QUERY_PORT(0x101) },
+
+	/* QUERY_CONTEXT: rxe has no query_ucontext */
+	{ "I_QUERY_CONTEXT", DEVICE(UVERBS_METHOD_QUERY_CONTEXT) },
+	{ "I_QUERY_CONTEXT_NO_CONTEXT", .no_context = 1,
+	  DEVICE(UVERBS_METHOD_QUERY_CONTEXT) },
+
+	/* GET_CONTEXT through ioctl, on a fresh fd and on one that has one */
+	{ .run = io_get_context_twice },
+	{ "I_GET_CONTEXT_AFTER_WRITE_GET_CONTEXT", GET_CONTEXT },
+	{ "I_GET_CONTEXT_NUM_COMP_LEN_8", .no_context = 1, GET_CONTEXT,
+	  .fix = { FIX(FIX_LEN, 0, 8) } },
+
+	/* QUERY_GID_TABLE */
+	{ "I_GID_TABLE_64_ENTRIES", GID_TABLE(GENT, 64),
+	  .check = CHECK_GID_TABLE },
+	{ "I_GID_TABLE_1_ENTRY", GID_TABLE(GENT, 1) },
+	{ "I_GID_TABLE_FLAGS_1", GID_TABLE_FLAGS(sizeof(__u64), 1) },
+	{ "I_GID_TABLE_FLAGS_0_LEN_4", GID_TABLE_FLAGS(4, 0) },
+	{ "I_GID_TABLE_FLAGS_LEN_2", GID_TABLE_FLAGS(2, 0) },
+	{ "I_GID_TABLE_ENTRY_SIZE_0", GID_TABLE(GENT, 64),
+	  .fix = { FIX(FIX_DATA, 0, 0) } },
+	{ "I_GID_TABLE_ENTRY_SIZE_GT_BUFFER", GID_TABLE(GENT, 1),
+	  .fix = { FIX(FIX_DATA, 0, GENT + 1) } },
+	{ "I_GID_TABLE_ENTRY_SIZE_8", GID_TABLE(8, 64) },
+	{ "I_GID_TABLE_ENTRY_SIZE_40", GID_TABLE(GENT + 8, 32) },
+	{ "I_GID_TABLE_BUFFER_LEN_0", GID_TABLE(GENT, 64),
+	  .fix = { FIX(FIX_LEN, 1, 0) } },
+	{ "I_GID_TABLE_NUM_ENTRIES_LEN_4", GID_TABLE(GENT, 64),
+	  .fix = { FIX(FIX_LEN, 2, 4) } },
+	{ "I_GID_TABLE_ENTRIES_FAULT", GID_TABLE(GENT, 64),
+	  .fix = { FIX(FIX_AT, 1, AT_GUARD) } },
+	{ "I_GID_TABLE_MISSING_NUM_ENTRIES", GID_TABLE(GENT, 64),
+	  .fix = { FIX(FIX_NUM_ATTRS, 0, 2), FIX(FIX_LENGTH_ADD, 0, -ATTR_SIZE) } },
+	{ "I_GID_TABLE_NO_CONTEXT", .no_context = 1, GID_TABLE(GENT, 64) },
+
+	/* QUERY_GID_ENTRY */
+	{ "I_GID_ENTRY_1_0", GID_ENTRY(1, 0, 0), .check = CHECK_GID_ENTRY },
+	{ "I_GID_ENTRY_EMPTY_1000", GID_ENTRY(1, 1000, 0) },
+	{ "I_GID_ENTRY_EMPTY_1023", GID_ENTRY(1, 1023, 0) },
+	{ "I_GID_ENTRY_1024_OUT_OF_RANGE", GID_ENTRY(1, 1024, 0) },
+	{ "I_GID_ENTRY_5000_OUT_OF_RANGE", GID_ENTRY(1, 5000, 0) },
+	{ "I_GID_ENTRY_U32_MAX", GID_ENTRY(1, 0xffffffffu, 0) },
+	{ "I_GID_ENTRY_INDEX_OVER_U32", GID_ENTRY(1, 0x100000000ull, 0) },
+	{ "I_GID_ENTRY_PORT_0", GID_ENTRY(0, 0, 0) },
+	{ "I_GID_ENTRY_PORT_2", GID_ENTRY(2, 0, 0) },
+	{ "I_GID_ENTRY_FLAGS_1", GID_ENTRY(1, 0, 1) },
+	{ "I_GID_ENTRY_MISSING_FLAGS", DEVICE(UVERBS_METHOD_QUERY_GID_ENTRY),
+	  .nattrs = 3,
+	  .attr = { CONST_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 1),
+		    CONST_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 0),
+		    PTR_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, AT_GENT,
+			     GENT) } },
+	{ "I_GID_ENTRY_RESP_SHORT", GID_ENTRY(1, 0, 0),
+	  .fix = { FIX(FIX_LEN, 3, offsetof(struct ib_uverbs_gid_entry,
+					    netdev_ifindex)) } },
+	{ "I_GID_ENTRY_RESP_OVERSIZED", GID_ENTRY(1, 0, 0),
+	  .fix = { FIX(FIX_LEN, 3, GENT + 32), FIX(FIX_AT, 3, AT_BIG) } },
+	{ "I_GID_ENTRY_NO_CONTEXT", .no_context = 1, GID_ENTRY(1, 0, 0) },
+
+	/* INVOKE_WRITE */
+	{ "I_INVOKE_WRITE_QUERY_DEVICE", INVOKE(QD, 8, DRESP) },
+	{ "I_INVOKE_WRITE_QUERY_DEVICE_NO_CONTEXT", .no_context = 1,
+	  INVOKE(QD, 8, DRESP) },
+	{ "I_INVOKE_WRITE_OUT_SHORT", INVOKE(QD, 8, DRESP - 8) },
+	{ "I_INVOKE_WRITE_IN_SHORT", INVOKE(QD, 4, DRESP) },
+	{ "I_INVOKE_WRITE_IN_FAULT", INVOKE(QD, 16, DRESP),
+	  .fix = { FIX(FIX_AT, 1, AT_GUARD) } },
+	{ "I_INVOKE_WRITE_UNKNOWN_CMD_200", INVOKE(200, 8, DRESP) },
+	{ "I_INVOKE_WRITE_REG_SMR", INVOKE(IB_USER_VERBS_CMD_REG_SMR, 8, DRESP) },
+	{ "I_INVOKE_WRITE_CMD_FLAG_BITS", INVOKE(0x40000000u | QD, 8, DRESP) },
+	{ "I_INVOKE_WRITE_CMD_OVER_U32", INVOKE(0x100000000ull, 8, DRESP) },
+	{ "I_INVOKE_WRITE_EX_QUERY_DEVICE",
+	  INVOKE(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+		 IB_USER_VERBS_EX_CMD_QUERY_DEVICE, 8, DRESP) },
+	{ "I_INVOKE_WRITE_MISSING_CMD", DEVICE(UVERBS_METHOD_INVOKE_WRITE),
+	  .nattrs = 2,
+	  .attr = { PTR_ATTR(UVERBS_ATTR_CORE_OUT, AT_DRESP, DRESP),
+		    { UVERBS_ATTR_CORE_IN, 8, AT_VAL, 0 } } },
+
+	/* INFO_HANDLES */
+	{ "I_INFO_HANDLES_UNKNOWN_OBJECT", INFO_HANDLES(200, 16) },
+	{ "I_INFO_HANDLES_LIST_LEN_6", INFO_HANDLES(UVERBS_OBJECT_PD, 6) },
+	{ "I_INFO_HANDLES_LIST_LEN_2", INFO_HANDLES(UVERBS_OBJECT_PD, 2) },
+	{ "I_INFO_HANDLES_NO_LIST", INFO_HANDLES(UVERBS_OBJECT_PD, 2),
+	  .fix = { FIX(FIX_NUM_ATTRS, 0, 2), FIX(FIX_LENGTH_ADD, 0, -ATTR_SIZE) } },
+
+	/* PD_DESTROY: the only PD method in 6.1 */
+	{ "I_PD_DESTROY_NEVER_ALLOCATED", PD_DESTROY(12345) },
+	{ "I_PD_DESTROY_NO_CONTEXT", .no_context = 1, PD_DESTROY(0) },
+	{ "I_PD_DESTROY_HANDLE_MINUS_1", PD_DESTROY((__u64)-1) },
+	{ "I_PD_DESTROY_HANDLE_2_POW_32", PD_DESTROY(0x100000000ull) },
+	{ "I_PD_DESTROY_NO_HANDLE", .object = UVERBS_OBJECT_PD,
+	  .method = UVERBS_METHOD_PD_DESTROY },
+	{ .run = io_pd_destroy_real },
+};
+
+static void ioctl_cases(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(io_cases); i++)
+		io_case_run(&io_cases[i]);
 }
 
 /* ======================================================================== */

@@ -57,7 +57,7 @@
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <rdma/rdma_user_rxe.h>
 
-#include "../vm/uverbs_ioctl.h"
+#include "../probes/uverbs_ioctl.h"
 #include "fuzz_report.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

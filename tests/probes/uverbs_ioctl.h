@@ -5,8 +5,8 @@
  * fuzzer): a header and up to UVERBS_IOREQ_ATTRS attributes in one buffer.
  * The includer brings <string.h> and the UAPI headers.
  */
-#ifndef TESTS_VM_UVERBS_IOCTL_H
-#define TESTS_VM_UVERBS_IOCTL_H
+#ifndef TESTS_PROBES_UVERBS_IOCTL_H
+#define TESTS_PROBES_UVERBS_IOCTL_H
 
 #define UVERBS_IOREQ_ATTRS 16
 struct uverbs_ioreq {

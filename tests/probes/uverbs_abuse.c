@@ -335,64 +335,75 @@ static int info_handles(int fd, __u16 object_id, __u32 *total)
 /* ======================================================================== */
 /* write() cases                                                             */
 
-static void write_cases(void)
+/*
+ * Most write() cases are one write() on a fresh fd: a legacy header
+ * (command, in_words, out_words), up to four 8-byte request words, LEN
+ * bytes of that written (or LEN bytes from a bad address).  Each row of
+ * w_cases is one; a row with .run is a sequence on one fd, or another
+ * call than write(), and prints its own lines.  Rows run, and print, in
+ * order.
+ */
+enum w_src {
+	W_REQUEST,	/* the header and words of the row */
+	W_GUARD,	/* the PROT_NONE page */
+	W_NULL,
+};
+
+/* A request word that stands for the address of a response buffer. */
+#define W_RESP		(~0ULL)
+
+struct w_case {
+	const char *name;
+	void (*run)(void);
+	int with_context;
+	enum w_src src;
+	__u32 command;
+	__u16 in_words;		/* 4-byte units, the header included */
+	__u16 out_words;
+	__u64 word[4];
+	size_t len;
+};
+
+static __u64 w_resp[64];	/* larger than any response here */
+
+static void w_case_run(const struct w_case *k)
+{
+	__u64 buf[64] = { 0 };
+	struct ib_uverbs_cmd_hdr hdr = {
+		.command = k->command,
+		.in_words = k->in_words,
+		.out_words = k->out_words,
+	};
+	const void *src = buf;
+	struct ctx c;
+	size_t i;
+	int rc;
+
+	if (k->run) {
+		k->run();
+		return;
+	}
+	memcpy(buf, &hdr, sizeof(hdr));
+	for (i = 0; i < ARRAY_SIZE(k->word); i++)
+		buf[1 + i] = k->word[i] == W_RESP ? PTR(w_resp) : k->word[i];
+	if (k->src == W_GUARD)
+		src = guard;
+	else if (k->src == W_NULL)
+		src = NULL;
+	if (!(rc = ctx_open(&c, k->with_context))) {
+		rc = xwrite(c.fd, src, k->len);
+		ctx_close(&c);
+	}
+	report(k->name, rc);
+}
+
+/* header fine, request body in the PROT_NONE page */
+static void w_body_fault(void)
 {
 	struct ib_uverbs_cmd_hdr hdr;
-	__u64 buf[64];
 	struct ctx c;
-	int rc, rc2, fd;
+	int rc;
 
-	/* count < sizeof(struct ib_uverbs_cmd_hdr) */
-	if (!(rc = ctx_open(&c, 0))) {
-		memset(buf, 0, sizeof(buf));
-		rc = xwrite(c.fd, buf, 4);
-		ctx_close(&c);
-	}
-	report("W_SHORT_WRITE_4", rc);
-
-	if (!(rc = ctx_open(&c, 0))) {
-		rc = xwrite(c.fd, buf, 0);
-		ctx_close(&c);
-	}
-	report("W_ZERO_WRITE", rc);
-
-	/* header read faults: the whole buffer is in the PROT_NONE page */
-	if (!(rc = ctx_open(&c, 0))) {
-		rc = xwrite(c.fd, guard, 16);
-		ctx_close(&c);
-	}
-	report("W_HDR_FAULT", rc);
-
-	/* GET_CONTEXT, in_words*4 != count */
-	if (!(rc = ctx_open(&c, 0))) {
-		struct ib_uverbs_get_context_resp resp;
-		struct ib_uverbs_get_context req = { .response = PTR(&resp) };
-
-		hdr = (struct ib_uverbs_cmd_hdr){
-			.command = IB_USER_VERBS_CMD_GET_CONTEXT,
-			.in_words = 3,
-			.out_words = sizeof(resp) / 4,
-		};
-		memcpy(buf, &hdr, sizeof(hdr));
-		memcpy((char *)buf + sizeof(hdr), &req, sizeof(req));
-		rc = xwrite(c.fd, buf, sizeof(hdr) + sizeof(req));
-		ctx_close(&c);
-	}
-	report("W_IN_WORDS_MISMATCH", rc);
-
-	/* GET_CONTEXT with only the header: count < req_size + hdr */
-	if (!(rc = ctx_open(&c, 0))) {
-		hdr = (struct ib_uverbs_cmd_hdr){
-			.command = IB_USER_VERBS_CMD_GET_CONTEXT,
-			.in_words = sizeof(hdr) / 4,
-			.out_words = 2,
-		};
-		rc = xwrite(c.fd, &hdr, sizeof(hdr));
-		ctx_close(&c);
-	}
-	report("W_GET_CONTEXT_NO_BODY", rc);
-
-	/* header fine, request body in the PROT_NONE page */
 	if (!(rc = ctx_open(&c, 0))) {
 		hdr = (struct ib_uverbs_cmd_hdr){
 			.command = IB_USER_VERBS_CMD_GET_CONTEXT,
@@ -404,60 +415,15 @@ static void write_cases(void)
 		ctx_close(&c);
 	}
 	report("W_BODY_FAULT", rc);
+}
 
-	/* unknown command numbers */
-	if (!(rc = ctx_open(&c, 0))) {
-		__u64 z = 0;
+/* GET_CONTEXT: response pointer NULL / in the PROT_NONE page; a later
+ * well-formed GET_CONTEXT on the same fd must still work */
+static void w_get_context_bad_resp(void)
+{
+	struct ctx c;
+	int rc;
 
-		rc = cmd_write(c.fd, 200, &z, sizeof(z), 0);
-		ctx_close(&c);
-	}
-	report("W_UNKNOWN_CMD_200", rc);
-
-	if (!(rc = ctx_open(&c, 0))) {
-		__u64 z = 0;
-
-		rc = cmd_write(c.fd, 0x40000000u | IB_USER_VERBS_CMD_GET_CONTEXT,
-			       &z, sizeof(z), 2);
-		ctx_close(&c);
-	}
-	report("W_CMD_UNKNOWN_FLAG_BITS", rc);
-
-	/* REG_SMR has never had a handler; in range of the table */
-	if (!(rc = ctx_open(&c, 1))) {
-		__u64 z[4] = { 0 };
-
-		rc = cmd_write(c.fd, IB_USER_VERBS_CMD_REG_SMR, z, sizeof(z), 0);
-		ctx_close(&c);
-	}
-	report("W_CMD_REG_SMR_NEVER_IMPLEMENTED", rc);
-
-	/* OPEN_XRCD: rxe has no XRC domains */
-	if (!(rc = ctx_open(&c, 1))) {
-		struct ib_uverbs_open_xrcd_resp resp;
-		struct ib_uverbs_open_xrcd req = {
-			.response = PTR(&resp), .fd = (__u32)-1,
-		};
-
-		rc = cmd_write(c.fd, IB_USER_VERBS_CMD_OPEN_XRCD, &req,
-			       sizeof(req), sizeof(resp) / 4);
-		ctx_close(&c);
-	}
-	report("W_OPEN_XRCD_UNSUPPORTED", rc);
-
-	/* GET_CONTEXT: out_words smaller than the response */
-	if (!(rc = ctx_open(&c, 0))) {
-		struct ib_uverbs_get_context_resp resp;
-		struct ib_uverbs_get_context req = { .response = PTR(&resp) };
-
-		rc = cmd_write(c.fd, IB_USER_VERBS_CMD_GET_CONTEXT, &req,
-			       sizeof(req), 1);
-		ctx_close(&c);
-	}
-	report("W_GET_CONTEXT_OUT_WORDS_1", rc);
-
-	/* GET_CONTEXT: response pointer NULL / in the PROT_NONE page; a
-	 * later well-formed GET_CONTEXT on the same fd must still work */
 	if (!(rc = ctx_open(&c, 0))) {
 		struct ib_uverbs_get_context req = { .response = 0 };
 
@@ -476,8 +442,14 @@ static void write_cases(void)
 		report("W_GET_CONTEXT_FAULT_RESP", rc);
 		report("W_GET_CONTEXT_AFTER_EFAULT", rc);
 	}
+}
 
-	/* GET_CONTEXT with trailing driver data (rxe ignores it) */
+/* GET_CONTEXT with trailing driver data (rxe ignores it) */
+static void w_get_context_driver_data(void)
+{
+	struct ctx c;
+	int rc;
+
 	if (!(rc = ctx_open(&c, 0))) {
 		struct ib_uverbs_get_context_resp resp[4];
 		__u64 req[4] = { PTR(resp), 1, 2, 3 };
@@ -491,8 +463,14 @@ static void write_cases(void)
 		ctx_close(&c);
 	}
 	report("W_GET_CONTEXT_DRIVER_DATA", rc);
+}
 
-	/* GET_CONTEXT twice on one fd */
+/* GET_CONTEXT twice on one fd */
+static void w_get_context_twice(void)
+{
+	struct ctx c;
+	int rc, rc2;
+
 	if (!(rc = ctx_open(&c, 0))) {
 		rc = get_context(c.fd, &c.async_fd);
 		report("W_GET_CONTEXT_FIRST", rc);
@@ -507,31 +485,14 @@ static void write_cases(void)
 		report("W_GET_CONTEXT_SECOND", rc);
 		report("W_GET_CONTEXT_SECOND_THEN_ALLOC_PD", rc);
 	}
+}
 
-	/* commands needing a context, without one */
-	if (!(rc = ctx_open(&c, 0))) {
-		struct ib_uverbs_query_device_resp resp;
-		struct ib_uverbs_query_device req = { .response = PTR(&resp) };
+/* QUERY_DEVICE: well formed, and with out_words one short */
+static void w_query_device(void)
+{
+	struct ctx c;
+	int rc;
 
-		rc = cmd_write(c.fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &req,
-			       sizeof(req), sizeof(resp) / 4);
-		ctx_close(&c);
-	}
-	report("W_QUERY_DEVICE_NO_CONTEXT", rc);
-
-	if (!(rc = ctx_open(&c, 0))) {
-		rc = alloc_pd(c.fd, NULL);
-		ctx_close(&c);
-	}
-	report("W_ALLOC_PD_NO_CONTEXT", rc);
-
-	if (!(rc = ctx_open(&c, 0))) {
-		rc = dealloc_pd(c.fd, 0);
-		ctx_close(&c);
-	}
-	report("W_DEALLOC_PD_NO_CONTEXT", rc);
-
-	/* QUERY_DEVICE: well formed, and with out_words one short */
 	if (!(rc = ctx_open(&c, 1))) {
 		struct ib_uverbs_query_device_resp resp;
 		struct ib_uverbs_query_device req = { .response = PTR(&resp) };
@@ -551,39 +512,44 @@ static void write_cases(void)
 		report("W_QUERY_DEVICE_PHYS_PORT_CNT_1", rc);
 		report("W_QUERY_DEVICE_OUT_SHORT", rc);
 	}
+}
 
-	/* QUERY_PORT on ports 1, 0, 2 */
-	if (!(rc = ctx_open(&c, 1))) {
-		static const struct {
-			const char *name;
-			__u8 port;
-		} q[] = {
-			{ "W_QUERY_PORT_1", 1 },
-			{ "W_QUERY_PORT_0", 0 },
-			{ "W_QUERY_PORT_2", 2 },
-			{ "W_QUERY_PORT_255", 255 },
+/* QUERY_PORT on ports 1, 0, 2, 255 of one fd */
+static void w_query_ports(void)
+{
+	static const struct {
+		const char *name;
+		__u8 port;
+	} q[] = {
+		{ "W_QUERY_PORT_1", 1 },
+		{ "W_QUERY_PORT_0", 0 },
+		{ "W_QUERY_PORT_2", 2 },
+		{ "W_QUERY_PORT_255", 255 },
+	};
+	struct ctx c;
+	size_t i;
+	int rc = ctx_open(&c, 1);
+
+	for (i = 0; i < ARRAY_SIZE(q); i++) {
+		struct ib_uverbs_query_port_resp resp;
+		struct ib_uverbs_query_port req = {
+			.response = PTR(&resp), .port_num = q[i].port,
 		};
-		size_t i;
 
-		for (i = 0; i < ARRAY_SIZE(q); i++) {
-			struct ib_uverbs_query_port_resp resp;
-			struct ib_uverbs_query_port req = {
-				.response = PTR(&resp), .port_num = q[i].port,
-			};
-
-			rc = cmd_write(c.fd, IB_USER_VERBS_CMD_QUERY_PORT, &req,
-				       sizeof(req), sizeof(resp) / 4);
-			report(q[i].name, rc);
-		}
-		ctx_close(&c);
-	} else {
-		report("W_QUERY_PORT_1", rc);
-		report("W_QUERY_PORT_0", rc);
-		report("W_QUERY_PORT_2", rc);
-		report("W_QUERY_PORT_255", rc);
+		report(q[i].name, rc ? rc :
+		       cmd_write(c.fd, IB_USER_VERBS_CMD_QUERY_PORT, &req,
+				 sizeof(req), sizeof(resp) / 4));
 	}
+	if (!rc)
+		ctx_close(&c);
+}
 
-	/* ALLOC_PD whose response cannot be written: the PD must be undone */
+/* ALLOC_PD whose response cannot be written: the PD must be undone */
+static void w_alloc_pd_bad_resp(void)
+{
+	struct ctx c;
+	int rc;
+
 	if (!(rc = ctx_open(&c, 1))) {
 		struct ib_uverbs_alloc_pd req = { .response = 0 };
 		__u32 total;
@@ -610,34 +576,35 @@ static void write_cases(void)
 		report("W_ALLOC_PD_KERNEL_RESP", rc);
 		report("W_ALLOC_PD_EFAULT_LEAVES_NO_PD", rc);
 	}
+}
 
-	/* ALLOC_PD with out_words 0 */
-	if (!(rc = ctx_open(&c, 1))) {
-		__u32 resp;
-		struct ib_uverbs_alloc_pd req = { .response = PTR(&resp) };
+/* DEALLOC_PD of handles never allocated, on one fd */
+static void w_dealloc_pd_never_allocated(void)
+{
+	static const struct {
+		const char *name;
+		__u32 handle;
+	} q[] = {
+		{ "W_DEALLOC_PD_NEVER_ALLOCATED_0", 0 },
+		{ "W_DEALLOC_PD_NEVER_ALLOCATED_12345", 12345 },
+		{ "W_DEALLOC_PD_HANDLE_U32_MAX", 0xffffffffu },
+	};
+	struct ctx c;
+	size_t i;
+	int rc = ctx_open(&c, 1);
 
-		rc = cmd_write(c.fd, IB_USER_VERBS_CMD_ALLOC_PD, &req,
-			       sizeof(req), 0);
+	for (i = 0; i < ARRAY_SIZE(q); i++)
+		report(q[i].name, rc ? rc : dealloc_pd(c.fd, q[i].handle));
+	if (!rc)
 		ctx_close(&c);
-	}
-	report("W_ALLOC_PD_OUT_WORDS_0", rc);
+}
 
-	/* DEALLOC_PD of handles never allocated */
-	if (!(rc = ctx_open(&c, 1))) {
-		rc = dealloc_pd(c.fd, 0);
-		report("W_DEALLOC_PD_NEVER_ALLOCATED_0", rc);
-		rc = dealloc_pd(c.fd, 12345);
-		report("W_DEALLOC_PD_NEVER_ALLOCATED_12345", rc);
-		rc = dealloc_pd(c.fd, 0xffffffffu);
-		report("W_DEALLOC_PD_HANDLE_U32_MAX", rc);
-		ctx_close(&c);
-	} else {
-		report("W_DEALLOC_PD_NEVER_ALLOCATED_0", rc);
-		report("W_DEALLOC_PD_NEVER_ALLOCATED_12345", rc);
-		report("W_DEALLOC_PD_HANDLE_U32_MAX", rc);
-	}
+/* DEALLOC_PD twice */
+static void w_dealloc_pd_twice(void)
+{
+	struct ctx c;
+	int rc;
 
-	/* DEALLOC_PD twice */
 	if (!(rc = ctx_open(&c, 1))) {
 		__u32 h = 0;
 
@@ -653,9 +620,15 @@ static void write_cases(void)
 		report("W_DEALLOC_PD_FIRST", rc);
 		report("W_DEALLOC_PD_SECOND", rc);
 	}
+}
 
-	/* DEALLOC_PD with a longer request: trailing zeros are accepted,
-	 * anything else is refused */
+/* DEALLOC_PD with a longer request: trailing zeros are accepted,
+ * anything else is refused */
+static void w_dealloc_pd_trailing(void)
+{
+	struct ctx c;
+	int rc;
+
 	if (!(rc = ctx_open(&c, 1))) {
 		__u32 h = 0;
 		__u32 req[3] = { 0 };
@@ -680,48 +653,15 @@ static void write_cases(void)
 		report("W_DEALLOC_PD_TRAILING_NONZERO", rc);
 		report("W_DEALLOC_PD_TRAILING_ZERO", rc);
 	}
+}
 
-	/* DESTROY_CQ written as 16 bytes: the kernel's compat path for
-	 * rdma-core v18/v19 takes it as 24 (the rest read from our zeroed
-	 * buffer: cq_handle 0, which does not exist on a fresh fd) */
-	if (!(rc = ctx_open(&c, 1))) {
-		struct ib_uverbs_destroy_cq_resp resp;
+/* read() on the uverbs fd: it has no read method */
+static void w_read_uverbs_fd(void)
+{
+	__u64 buf[64];
+	struct ctx c;
+	int rc;
 
-		memset(buf, 0, sizeof(buf));
-		hdr = (struct ib_uverbs_cmd_hdr){
-			.command = IB_USER_VERBS_CMD_DESTROY_CQ,
-			.in_words = 4,
-			.out_words = sizeof(resp) / 4,
-		};
-		memcpy(buf, &hdr, sizeof(hdr));
-		buf[1] = PTR(&resp);
-		rc = xwrite(c.fd, buf, 16);
-		ctx_close(&c);
-	}
-	report("W_DESTROY_CQ_16_BYTES_COMPAT", rc);
-
-	/* DESTROY_CQ 12 bytes: no compat for that */
-	if (!(rc = ctx_open(&c, 1))) {
-		memset(buf, 0, sizeof(buf));
-		hdr = (struct ib_uverbs_cmd_hdr){
-			.command = IB_USER_VERBS_CMD_DESTROY_CQ,
-			.in_words = 3,
-			.out_words = 2,
-		};
-		memcpy(buf, &hdr, sizeof(hdr));
-		rc = xwrite(c.fd, buf, 12);
-		ctx_close(&c);
-	}
-	report("W_DESTROY_CQ_12_BYTES", rc);
-
-	/* write() with a NULL buffer */
-	if (!(rc = ctx_open(&c, 0))) {
-		rc = xwrite(c.fd, NULL, 8);
-		ctx_close(&c);
-	}
-	report("W_NULL_BUFFER", rc);
-
-	/* read() on the uverbs fd: it has no read method */
 	if (!(rc = ctx_open(&c, 1))) {
 		ssize_t n = read(c.fd, buf, sizeof(buf));
 
@@ -729,9 +669,13 @@ static void write_cases(void)
 		ctx_close(&c);
 	}
 	report("W_READ_UVERBS_FD", rc);
+}
 
-	/* write() on an O_RDONLY fd */
-	fd = dev_open(O_RDONLY);
+/* write() on an O_RDONLY fd */
+static void w_write_rdonly_fd(void)
+{
+	int rc, fd = dev_open(O_RDONLY);
+
 	if (fd >= 0) {
 		struct ib_uverbs_get_context_resp resp;
 		struct ib_uverbs_get_context req = { .response = PTR(&resp) };
@@ -743,8 +687,14 @@ static void write_cases(void)
 		rc = R_SETUP(errno);
 	}
 	report("W_WRITE_RDONLY_FD", rc);
+}
 
-	/* mmap() of the uverbs fd without a context */
+/* mmap() of the uverbs fd without a context */
+static void w_mmap_no_context(void)
+{
+	struct ctx c;
+	int rc;
+
 	if (!(rc = ctx_open(&c, 0))) {
 		void *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, c.fd, 0);
 
@@ -757,9 +707,15 @@ static void write_cases(void)
 		ctx_close(&c);
 	}
 	report("W_MMAP_NO_CONTEXT", rc);
+}
 
-	/* the async event fd: nothing queued, so a non-blocking read has
-	 * nothing to give */
+/* the async event fd: nothing queued, so a non-blocking read has
+ * nothing to give */
+static void w_async_fd_read_nonblock(void)
+{
+	struct ctx c;
+	int rc;
+
 	if (!(rc = ctx_open(&c, 1))) {
 		struct ib_uverbs_async_event_desc ev;
 		ssize_t n;
@@ -773,6 +729,92 @@ static void write_cases(void)
 		ctx_close(&c);
 	}
 	report("W_ASYNC_FD_READ_NONBLOCK", rc);
+}
+
+#define HDR_WORDS	(sizeof(struct ib_uverbs_cmd_hdr) / 4)
+#define RESP_WORDS(t)	(sizeof(struct t) / 4)
+#define GET_CONTEXT	IB_USER_VERBS_CMD_GET_CONTEXT
+
+static const struct w_case w_cases[] = {
+	/* count < sizeof(struct ib_uverbs_cmd_hdr) */
+	{ "W_SHORT_WRITE_4", .len = 4 },
+	{ "W_ZERO_WRITE", .len = 0 },
+	/* header read faults: the whole buffer is in the PROT_NONE page */
+	{ "W_HDR_FAULT", .src = W_GUARD, .len = 16 },
+	/* GET_CONTEXT, in_words*4 != count */
+	{ "W_IN_WORDS_MISMATCH", .command = GET_CONTEXT, .in_words = 3,
+	  .out_words = RESP_WORDS(ib_uverbs_get_context_resp),
+	  .word = { W_RESP }, .len = 16 },
+	/* GET_CONTEXT with only the header: count < req_size + hdr */
+	{ "W_GET_CONTEXT_NO_BODY", .command = GET_CONTEXT,
+	  .in_words = HDR_WORDS, .out_words = 2, .len = 8 },
+	{ .run = w_body_fault },
+	/* unknown command numbers */
+	{ "W_UNKNOWN_CMD_200", .command = 200, .in_words = 4, .len = 16 },
+	{ "W_CMD_UNKNOWN_FLAG_BITS", .command = 0x40000000u | GET_CONTEXT,
+	  .in_words = 4, .out_words = 2, .len = 16 },
+	/* REG_SMR has never had a handler; in range of the table */
+	{ "W_CMD_REG_SMR_NEVER_IMPLEMENTED", .with_context = 1,
+	  .command = IB_USER_VERBS_CMD_REG_SMR, .in_words = 10, .len = 40 },
+	/* OPEN_XRCD (fd -1): rxe has no XRC domains */
+	{ "W_OPEN_XRCD_UNSUPPORTED", .with_context = 1,
+	  .command = IB_USER_VERBS_CMD_OPEN_XRCD, .in_words = 6,
+	  .out_words = RESP_WORDS(ib_uverbs_open_xrcd_resp),
+	  .word = { W_RESP, 0xffffffffu }, .len = 24 },
+	/* GET_CONTEXT: out_words smaller than the response */
+	{ "W_GET_CONTEXT_OUT_WORDS_1", .command = GET_CONTEXT, .in_words = 4,
+	  .out_words = 1, .word = { W_RESP }, .len = 16 },
+	{ .run = w_get_context_bad_resp },
+	{ .run = w_get_context_driver_data },
+	{ .run = w_get_context_twice },
+	/* commands needing a context, without one */
+	{ "W_QUERY_DEVICE_NO_CONTEXT", .command = IB_USER_VERBS_CMD_QUERY_DEVICE,
+	  .in_words = 4, .out_words = RESP_WORDS(ib_uverbs_query_device_resp),
+	  .word = { W_RESP }, .len = 16 },
+	{ "W_ALLOC_PD_NO_CONTEXT", .command = IB_USER_VERBS_CMD_ALLOC_PD,
+	  .in_words = 4, .out_words = RESP_WORDS(ib_uverbs_alloc_pd_resp),
+	  .word = { W_RESP }, .len = 16 },
+	{ "W_DEALLOC_PD_NO_CONTEXT", .command = IB_USER_VERBS_CMD_DEALLOC_PD,
+	  .in_words = 3, .len = 12 },
+	{ .run = w_query_device },
+	{ .run = w_query_ports },
+	{ .run = w_alloc_pd_bad_resp },
+	/* ALLOC_PD with out_words 0 */
+	{ "W_ALLOC_PD_OUT_WORDS_0", .with_context = 1,
+	  .command = IB_USER_VERBS_CMD_ALLOC_PD, .in_words = 4,
+	  .word = { W_RESP }, .len = 16 },
+	{ .run = w_dealloc_pd_never_allocated },
+	{ .run = w_dealloc_pd_twice },
+	{ .run = w_dealloc_pd_trailing },
+	/* DESTROY_CQ written as 16 bytes: the kernel's compat path for
+	 * rdma-core v18/v19 takes it as 24 (the rest read from our zeroed
+	 * buffer: cq_handle 0, which does not exist on a fresh fd) */
+	{ "W_DESTROY_CQ_16_BYTES_COMPAT", .with_context = 1,
+	  .command = IB_USER_VERBS_CMD_DESTROY_CQ, .in_words = 4,
+	  .out_words = RESP_WORDS(ib_uverbs_destroy_cq_resp),
+	  .word = { W_RESP }, .len = 16 },
+	/* DESTROY_CQ 12 bytes: no compat for that */
+	{ "W_DESTROY_CQ_12_BYTES", .with_context = 1,
+	  .command = IB_USER_VERBS_CMD_DESTROY_CQ, .in_words = 3,
+	  .out_words = 2, .len = 12 },
+	/* write() with a NULL buffer */
+	{ "W_NULL_BUFFER", .src = W_NULL, .len = 8 },
+	{ .run = w_read_uverbs_fd },
+	{ .run = w_write_rdonly_fd },
+	{ .run = w_mmap_no_context },
+	{ .run = w_async_fd_read_nonblock },
+};
+
+#undef HDR_WORDS
+#undef RESP_WORDS
+#undef GET_CONTEXT
+
+static void write_cases(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(w_cases); i++)
+		w_case_run(&w_cases[i]);
 }
 
 /* ======================================================================== */

@@ -24,6 +24,7 @@
  * ib_free_cq() stops the kicks (RCU makes sure no handler still queues
  * after it looked), cancels the work and only then destroys the CQ.
  */
+#include <linux/completion.h>
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -394,6 +395,116 @@ int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 	return qp->device->ops.post_recv_wrs(qp, wr, bad_wr ? : &dummy);
 }
 EXPORT_SYMBOL(ib_post_recv);
+
+/*
+ * Draining: after the move to ERR the device flushes in order, so once a
+ * marker WR posted last has completed, so has everything before it.  The
+ * marker is an empty RDMA WRITE on the SQ (no remote access: it is never
+ * sent, only flushed) and an empty receive on the RQ.
+ */
+struct ib_drain_marker {
+	struct ib_cqe cqe;
+	struct completion done;
+};
+
+static void ib_drain_marker_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ib_drain_marker *m = container_of(wc->wr_cqe,
+						 struct ib_drain_marker, cqe);
+
+	complete(&m->done);
+}
+
+/* Wait for @m; a DIRECT CQ has nobody else to poll it, so we do. */
+static void ib_drain_wait(struct ib_cq *cq, struct ib_drain_marker *m)
+{
+	if (cq->poll_ctx != IB_POLL_DIRECT) {
+		wait_for_completion(&m->done);
+		return;
+	}
+	while (!wait_for_completion_timeout(&m->done, HZ / 10))
+		ib_cq_process(cq, IB_POLL_BUDGET);
+}
+
+static int ib_drain_to_err(struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	return ib_modify_qp(qp, &attr, IB_QP_STATE);
+}
+
+static void ib_drain_sq_generic(struct ib_qp *qp)
+{
+	struct ib_drain_marker m = { .cqe.done = ib_drain_marker_done };
+	struct ib_rdma_wr marker = {
+		.wr = {
+			.wr_cqe = &m.cqe,
+			.opcode = IB_WR_RDMA_WRITE,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+	};
+	int ret;
+
+	init_completion(&m.done);
+	ret = ib_drain_to_err(qp);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u to ERR: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ret = ib_post_send(qp, &marker.wr, NULL);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u marker: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ib_drain_wait(qp->send_cq, &m);
+}
+
+static void ib_drain_rq_generic(struct ib_qp *qp)
+{
+	struct ib_drain_marker m = { .cqe.done = ib_drain_marker_done };
+	struct ib_recv_wr marker = { .wr_cqe = &m.cqe };
+	int ret;
+
+	init_completion(&m.done);
+	ret = ib_drain_to_err(qp);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u to ERR: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ret = ib_post_recv(qp, &marker, NULL);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u marker: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ib_drain_wait(qp->recv_cq, &m);
+}
+
+void ib_drain_sq(struct ib_qp *qp)
+{
+	if (qp->device->ops.drain_sq)
+		qp->device->ops.drain_sq(qp);
+	else
+		ib_drain_sq_generic(qp);
+}
+EXPORT_SYMBOL(ib_drain_sq);
+
+void ib_drain_rq(struct ib_qp *qp)
+{
+	if (qp->srq)
+		return;
+	if (qp->device->ops.drain_rq)
+		qp->device->ops.drain_rq(qp);
+	else
+		ib_drain_rq_generic(qp);
+}
+EXPORT_SYMBOL(ib_drain_rq);
+
+void ib_drain_qp(struct ib_qp *qp)
+{
+	ib_drain_sq(qp);
+	ib_drain_rq(qp);
+}
+EXPORT_SYMBOL(ib_drain_qp);
 
 /* ------------------------------------------------------------------ */
 /* Address handles                                                      */

@@ -899,6 +899,13 @@ struct ib_device_ops {
 			     const struct ib_recv_wr **bad_wr);
 	int (*poll_cq)(struct ib_cq *cq, int num, struct ib_wc *wc);
 	int (*get_dma_mr)(struct ib_mr *mr, int access);
+	/*
+	 * Optional: a driver's own ib_drain_sq()/ib_drain_rq() (the QP is
+	 * in any state; on return every WR posted before is completed).
+	 * Without them the core moves the QP to ERR and waits for a marker.
+	 */
+	void (*drain_sq)(struct ib_qp *qp);
+	void (*drain_rq)(struct ib_qp *qp);
 	int (*attach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
 	int (*detach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
 
@@ -1186,6 +1193,19 @@ int ib_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
 		 const struct ib_send_wr **bad_wr);
 int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 		 const struct ib_recv_wr **bad_wr);
+
+/*
+ * Drain a kernel QP before destroying it or reusing its buffers: move it
+ * to IB_QPS_ERR and wait until every WR posted before has completed
+ * (flushed ones with IB_WC_WR_FLUSH_ERR through their ->done()).  The
+ * queue's CQ must be an ib_alloc_cq() one (a DIRECT one is polled here,
+ * its other completions handed to their ->done() too); the queue needs
+ * room for one more WR.  Sleeps.  ib_drain_rq() does nothing for a QP
+ * on an SRQ; ib_drain_qp() drains both queues.
+ */
+void ib_drain_sq(struct ib_qp *qp);
+void ib_drain_rq(struct ib_qp *qp);
+void ib_drain_qp(struct ib_qp *qp);
 
 /*
  * An MR of the DMA kind for @pd: it covers all directly mapped kernel

@@ -12,6 +12,9 @@
  *   -> the GSI QP: created here if no MAD layer holds it (then a second
  *      one must fail with -EBUSY, and QP1 sends to itself), else -EBUSY
  *   -> moving a QP to ERR flushes its receive queue
+ *   -> ib_drain_sq/rq/qp on QPs whose WRs wait for a peer that is not
+ *      there: every WR flushed when the drain returns (direct, workqueue
+ *      and softirq CQs)
  *   -> everything destroyed; `rdma res` counters back where they were.
  *
  * Prints "kverbs_selftest: N passed, M failed"; fails the load (-EINVAL)
@@ -364,6 +367,112 @@ out_a:
 	CHECK(!ret, "destroy a: %d", ret);
 }
 
+/* ---- drain ---------------------------------------------------------- */
+
+/* Completions of many WRs sharing one ib_cqe: how many, how many flushed. */
+struct kt_count {
+	struct ib_cqe cqe;
+	atomic_t seen;
+	atomic_t flushed;
+};
+
+static void kt_count_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kt_count *c = container_of(wc->wr_cqe, struct kt_count, cqe);
+
+	atomic_inc(&c->seen);
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
+		atomic_inc(&c->flushed);
+}
+
+static void kt_count_init(struct kt_count *c)
+{
+	c->cqe.done = kt_count_done;
+	atomic_set(&c->seen, 0);
+	atomic_set(&c->flushed, 0);
+}
+
+/* @n empty signaled SENDs and @n receives on @qp, counted in @sq / @rq. */
+static void kt_post_counted(struct kt *t, struct ib_qp *qp, int n,
+			    struct kt_count *sq, struct kt_count *rq)
+{
+	struct ib_send_wr swr = {
+		.wr_cqe = &sq->cqe,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_recv_wr rwr = { .wr_cqe = &rq->cqe };
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = ib_post_send(qp, &swr, NULL);
+		CHECK(!ret, "post send %d before drain: %d", i, ret);
+		ret = ib_post_recv(qp, &rwr, NULL);
+		CHECK(!ret, "post recv %d before drain: %d", i, ret);
+	}
+}
+
+/*
+ * QPs connected to a QPN nobody has: their sends wait for an ACK that
+ * never comes, their receives for a packet, until a drain flushes them.
+ * x: SQ on the direct CQ (drain polls it), RQ on the workqueue CQ;
+ * y: both on the softirq CQ, drained with ib_drain_qp().
+ */
+static void kt_drain(struct kt *t)
+{
+	struct kt_count xs, xr, ys, yr;
+	struct ib_qp *x, *y;
+	struct ib_wc wc;
+	int ret;
+
+	x = kt_qp(t, IB_QPT_RC, t->cq, t->wq_cq);
+	if (!CHECK(!IS_ERR(x), "create drain QP x: %ld", PTR_ERR(x)))
+		return;
+	y = kt_qp(t, IB_QPT_RC, t->sirq_cq, t->sirq_cq);
+	if (!CHECK(!IS_ERR(y), "create drain QP y: %ld", PTR_ERR(y)))
+		goto out_x;
+	ret = kt_rc_connect(t, x, 0xfff0, 300);
+	CHECK(!ret, "connect x to nobody: %d", ret);
+	ret = kt_rc_connect(t, y, 0xfff1, 400);
+	CHECK(!ret, "connect y to nobody: %d", ret);
+
+	kt_count_init(&xs);
+	kt_count_init(&xr);
+	kt_count_init(&ys);
+	kt_count_init(&yr);
+	kt_post_counted(t, x, 3, &xs, &xr);
+	kt_post_counted(t, y, 2, &ys, &yr);
+	CHECK(!atomic_read(&xs.seen) && !atomic_read(&xr.seen),
+	      "nothing completes before the drain: %d %d",
+	      atomic_read(&xs.seen), atomic_read(&xr.seen));
+
+	ib_drain_sq(x);
+	CHECK(atomic_read(&xs.seen) == 3 && atomic_read(&xs.flushed) == 3,
+	      "drain_sq (direct CQ): %d seen, %d flushed of 3",
+	      atomic_read(&xs.seen), atomic_read(&xs.flushed));
+	CHECK(ib_poll_cq(t->cq, 1, &wc) == 0, "direct CQ empty after drain");
+	ib_drain_rq(x);
+	CHECK(atomic_read(&xr.seen) == 3 && atomic_read(&xr.flushed) == 3,
+	      "drain_rq (workqueue CQ): %d seen, %d flushed of 3",
+	      atomic_read(&xr.seen), atomic_read(&xr.flushed));
+	ib_drain_qp(y);
+	CHECK(atomic_read(&ys.seen) == 2 && atomic_read(&ys.flushed) == 2 &&
+	      atomic_read(&yr.seen) == 2 && atomic_read(&yr.flushed) == 2,
+	      "drain_qp (softirq CQ): sq %d/%d rq %d/%d flushed of 2",
+	      atomic_read(&ys.flushed), atomic_read(&ys.seen),
+	      atomic_read(&yr.flushed), atomic_read(&yr.seen));
+	/* drained twice: the QP is in ERR already, the marker still flushes */
+	ib_drain_qp(y);
+	CHECK(atomic_read(&ys.seen) == 2 && atomic_read(&yr.seen) == 2,
+	      "second drain completes nothing of the consumer's");
+
+	ret = ib_destroy_qp(y);
+	CHECK(!ret, "destroy drain y: %d", ret);
+out_x:
+	ret = ib_destroy_qp(x);
+	CHECK(!ret, "destroy drain x: %d", ret);
+}
+
 /* ---- UD (and the GSI QP) -------------------------------------------- */
 
 /* Send @len bytes from @from to @to (qkey @qkey) and check the receive. */
@@ -537,6 +646,7 @@ static void kt_run(struct kt *t)
 	      during[IB_RES_CQ], during[IB_RES_MR]);
 
 	kt_rc(t);
+	kt_drain(t);
 	kt_ud(t);
 	kt_gsi(t);
 

@@ -26,6 +26,8 @@
  */
 #include <linux/completion.h>
 #include <linux/in.h>
+#include <linux/log2.h>
+#include <linux/sizes.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
@@ -93,6 +95,90 @@ int ib_dereg_mr(struct ib_mr *mr)
 	return ib_dereg_mr_user(mr, NULL);
 }
 EXPORT_SYMBOL(ib_dereg_mr);
+
+/* ------------------------------------------------------------------ */
+/* Fast registration                                                    */
+/* ------------------------------------------------------------------ */
+
+struct ib_mr *ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			  u32 max_num_sg)
+{
+	const struct ib_mr_source fr = {
+		.fast_reg = true,
+		.max_num_sg = max_num_sg,
+	};
+
+	if (mr_type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg ||
+	    max_num_sg > pd->device->attrs.max_fast_reg_page_list_len)
+		return ERR_PTR(-EINVAL);
+	return ib_reg_mr_user(pd, &fr, NULL, NULL);
+}
+EXPORT_SYMBOL(ib_alloc_mr);
+
+int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
+		 unsigned int *sg_offset, unsigned int page_size)
+{
+	if (mr->type != IB_MR_TYPE_MEM_REG || !mr->device->ops.map_mr_sg)
+		return -EOPNOTSUPP;
+	if (!is_power_of_2(page_size) || page_size < SZ_4K)
+		return -EINVAL;
+	mr->page_size = page_size;
+	return mr->device->ops.map_mr_sg(mr, sg, sg_nents, sg_offset);
+}
+EXPORT_SYMBOL(ib_map_mr_sg);
+
+/*
+ * The page list is one run of pages with no holes: an entry may follow
+ * the previous one only where that ended on a page boundary and it
+ * starts on one, or where it starts exactly where that ended (then both
+ * share the page already listed).  The first stop ends the mapping.
+ */
+int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
+		   unsigned int *sg_offset_p, int (*set_page)(struct ib_mr *, u64))
+{
+	const u64 page_mask = ~((u64)mr->page_size - 1);
+	unsigned int offset = sg_offset_p ? *sg_offset_p : 0;
+	u64 prev_end = 0;
+	struct scatterlist *sg;
+	int i;
+
+	mr->iova = sg_dma_address(sgl) + offset;
+	mr->length = 0;
+	for_each_sg(sgl, sg, sg_nents, i) {
+		u64 start = sg_dma_address(sg) + offset;
+		u64 end = sg_dma_address(sg) + sg_dma_len(sg);
+		u64 page = start & page_mask;
+		int ret;
+
+		if (i && (prev_end & ~page_mask || start & ~page_mask)) {
+			if (start != prev_end)
+				break;		/* a hole: the MR ends here */
+			page += mr->page_size;	/* that page is listed */
+		}
+		for (; page < end; page += mr->page_size) {
+			ret = set_page(mr, page);
+			if (ret >= 0)
+				continue;
+			/* full: the pages listed so far are the mapping */
+			if (page > start) {
+				mr->length += page - start;
+				offset = page - sg_dma_address(sg);
+			}
+			if (sg_offset_p)
+				*sg_offset_p = offset;
+			return i || page > start ? i : ret;
+		}
+		mr->length += end - start;
+		prev_end = end;
+		offset = 0;
+	}
+	if (sg_offset_p)
+		*sg_offset_p = 0;
+	return i;
+}
+EXPORT_SYMBOL(ib_sg_to_pages);
 
 /* ------------------------------------------------------------------ */
 /* Completion queues                                                    */

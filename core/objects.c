@@ -304,7 +304,8 @@ struct ib_mr *ib_mr_make(struct ib_pd *pd, struct ib_uobject *uobj,
 
 	if (!ibdev->ops.dereg_mr)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (src->user ? !ibdev->ops.reg_user_mr : !ibdev->ops.get_dma_mr)
+	if (src->fast_reg ? !ibdev->ops.alloc_mr || !ibdev->ops.map_mr_sg :
+	    src->user ? !ibdev->ops.reg_user_mr : !ibdev->ops.get_dma_mr)
 		return ERR_PTR(-EOPNOTSUPP);
 	mr = ib_zalloc_obj(ibdev, ib_mr, udata);
 	if (!mr)
@@ -312,11 +313,17 @@ struct ib_mr *ib_mr_make(struct ib_pd *pd, struct ib_uobject *uobj,
 	mr->device = ibdev;
 	mr->pd = pd;
 	mr->uobject = uobj;
-	if (src->user)
+	if (src->fast_reg) {
+		mr->type = IB_MR_TYPE_MEM_REG;
+		ret = ibdev->ops.alloc_mr(mr, mr->type, src->max_num_sg);
+	} else if (src->user) {
+		mr->type = IB_MR_TYPE_USER;
 		ret = ibdev->ops.reg_user_mr(mr, src->start, src->length,
 					     src->iova, src->access, udata);
-	else
+	} else {
+		mr->type = IB_MR_TYPE_DMA;
 		ret = ibdev->ops.get_dma_mr(mr, src->access);
+	}
 	if (ret) {
 		kfree(mr);
 		return ERR_PTR(ret);

@@ -24,7 +24,10 @@
  * ib_free_cq() stops the kicks (RCU makes sure no handler still queues
  * after it looked), cancels the work and only then destroys the CQ.
  */
+#include <linux/completion.h>
 #include <linux/in.h>
+#include <linux/log2.h>
+#include <linux/sizes.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
@@ -92,6 +95,90 @@ int ib_dereg_mr(struct ib_mr *mr)
 	return ib_dereg_mr_user(mr, NULL);
 }
 EXPORT_SYMBOL(ib_dereg_mr);
+
+/* ------------------------------------------------------------------ */
+/* Fast registration                                                    */
+/* ------------------------------------------------------------------ */
+
+struct ib_mr *ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			  u32 max_num_sg)
+{
+	const struct ib_mr_source fr = {
+		.fast_reg = true,
+		.max_num_sg = max_num_sg,
+	};
+
+	if (mr_type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg ||
+	    max_num_sg > pd->device->attrs.max_fast_reg_page_list_len)
+		return ERR_PTR(-EINVAL);
+	return ib_reg_mr_user(pd, &fr, NULL, NULL);
+}
+EXPORT_SYMBOL(ib_alloc_mr);
+
+int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
+		 unsigned int *sg_offset, unsigned int page_size)
+{
+	if (mr->type != IB_MR_TYPE_MEM_REG || !mr->device->ops.map_mr_sg)
+		return -EOPNOTSUPP;
+	if (!is_power_of_2(page_size) || page_size < SZ_4K)
+		return -EINVAL;
+	mr->page_size = page_size;
+	return mr->device->ops.map_mr_sg(mr, sg, sg_nents, sg_offset);
+}
+EXPORT_SYMBOL(ib_map_mr_sg);
+
+/*
+ * The page list is one run of pages with no holes: an entry may follow
+ * the previous one only where that ended on a page boundary and it
+ * starts on one, or where it starts exactly where that ended (then both
+ * share the page already listed).  The first stop ends the mapping.
+ */
+int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
+		   unsigned int *sg_offset_p, int (*set_page)(struct ib_mr *, u64))
+{
+	const u64 page_mask = ~((u64)mr->page_size - 1);
+	unsigned int offset = sg_offset_p ? *sg_offset_p : 0;
+	u64 prev_end = 0;
+	struct scatterlist *sg;
+	int i;
+
+	mr->iova = sg_dma_address(sgl) + offset;
+	mr->length = 0;
+	for_each_sg(sgl, sg, sg_nents, i) {
+		u64 start = sg_dma_address(sg) + offset;
+		u64 end = sg_dma_address(sg) + sg_dma_len(sg);
+		u64 page = start & page_mask;
+		int ret;
+
+		if (i && (prev_end & ~page_mask || start & ~page_mask)) {
+			if (start != prev_end)
+				break;		/* a hole: the MR ends here */
+			page += mr->page_size;	/* that page is listed */
+		}
+		for (; page < end; page += mr->page_size) {
+			ret = set_page(mr, page);
+			if (ret >= 0)
+				continue;
+			/* full: the pages listed so far are the mapping */
+			if (page > start) {
+				mr->length += page - start;
+				offset = page - sg_dma_address(sg);
+			}
+			if (sg_offset_p)
+				*sg_offset_p = offset;
+			return i || page > start ? i : ret;
+		}
+		mr->length += end - start;
+		prev_end = end;
+		offset = 0;
+	}
+	if (sg_offset_p)
+		*sg_offset_p = 0;
+	return i;
+}
+EXPORT_SYMBOL(ib_sg_to_pages);
 
 /* ------------------------------------------------------------------ */
 /* Completion queues                                                    */
@@ -394,6 +481,116 @@ int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 	return qp->device->ops.post_recv_wrs(qp, wr, bad_wr ? : &dummy);
 }
 EXPORT_SYMBOL(ib_post_recv);
+
+/*
+ * Draining: after the move to ERR the device flushes in order, so once a
+ * marker WR posted last has completed, so has everything before it.  The
+ * marker is an empty RDMA WRITE on the SQ (no remote access: it is never
+ * sent, only flushed) and an empty receive on the RQ.
+ */
+struct ib_drain_marker {
+	struct ib_cqe cqe;
+	struct completion done;
+};
+
+static void ib_drain_marker_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ib_drain_marker *m = container_of(wc->wr_cqe,
+						 struct ib_drain_marker, cqe);
+
+	complete(&m->done);
+}
+
+/* Wait for @m; a DIRECT CQ has nobody else to poll it, so we do. */
+static void ib_drain_wait(struct ib_cq *cq, struct ib_drain_marker *m)
+{
+	if (cq->poll_ctx != IB_POLL_DIRECT) {
+		wait_for_completion(&m->done);
+		return;
+	}
+	while (!wait_for_completion_timeout(&m->done, HZ / 10))
+		ib_cq_process(cq, IB_POLL_BUDGET);
+}
+
+static int ib_drain_to_err(struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	return ib_modify_qp(qp, &attr, IB_QP_STATE);
+}
+
+static void ib_drain_sq_generic(struct ib_qp *qp)
+{
+	struct ib_drain_marker m = { .cqe.done = ib_drain_marker_done };
+	struct ib_rdma_wr marker = {
+		.wr = {
+			.wr_cqe = &m.cqe,
+			.opcode = IB_WR_RDMA_WRITE,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+	};
+	int ret;
+
+	init_completion(&m.done);
+	ret = ib_drain_to_err(qp);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u to ERR: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ret = ib_post_send(qp, &marker.wr, NULL);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u marker: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ib_drain_wait(qp->send_cq, &m);
+}
+
+static void ib_drain_rq_generic(struct ib_qp *qp)
+{
+	struct ib_drain_marker m = { .cqe.done = ib_drain_marker_done };
+	struct ib_recv_wr marker = { .wr_cqe = &m.cqe };
+	int ret;
+
+	init_completion(&m.done);
+	ret = ib_drain_to_err(qp);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u to ERR: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ret = ib_post_recv(qp, &marker, NULL);
+	if (ret) {
+		WARN_ONCE(1, "%s: QP %u marker: %d\n", __func__, qp->qp_num, ret);
+		return;
+	}
+	ib_drain_wait(qp->recv_cq, &m);
+}
+
+void ib_drain_sq(struct ib_qp *qp)
+{
+	if (qp->device->ops.drain_sq)
+		qp->device->ops.drain_sq(qp);
+	else
+		ib_drain_sq_generic(qp);
+}
+EXPORT_SYMBOL(ib_drain_sq);
+
+void ib_drain_rq(struct ib_qp *qp)
+{
+	if (qp->srq)
+		return;
+	if (qp->device->ops.drain_rq)
+		qp->device->ops.drain_rq(qp);
+	else
+		ib_drain_rq_generic(qp);
+}
+EXPORT_SYMBOL(ib_drain_rq);
+
+void ib_drain_qp(struct ib_qp *qp)
+{
+	ib_drain_sq(qp);
+	ib_drain_rq(qp);
+}
+EXPORT_SYMBOL(ib_drain_qp);
 
 /* ------------------------------------------------------------------ */
 /* Address handles                                                      */

@@ -65,6 +65,8 @@ static u32 comp_wc_opcode(u32 wr_opcode)
 		return IB_UVERBS_WC_BIND_MW;
 	case IB_UVERBS_WR_LOCAL_INV:
 		return IB_UVERBS_WC_LOCAL_INV;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
 	case RXE_WR_ATOMIC_WRITE:
 		return RXE_WC_ATOMIC_WRITE;
 	default:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Work requests of kernel consumers, and the DMA MR behind their
- * pd->local_dma_lkey.
+ * pd->local_dma_lkey.  IB_WR_REG_MR exists only here: user rings cannot
+ * name a kernel MR (the requester refuses the opcode on their QPs).
  *
  * A kernel QP has the same rings as a userspace one, only not exported:
  * posting writes WQEs into them exactly as librxe would (the kernel plays
@@ -79,6 +80,12 @@ static int rxe_kwqe_build(struct rxe_qp *qp, const struct ib_send_wr *wr,
 	case IB_WR_LOCAL_INV:
 		wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
 		break;
+	case IB_WR_REG_MR:
+		/* the MW fields: the 6.1 UAPI's WQE has no slot of its own */
+		wqe->wr.wr.mw.mr_lkey = reg_wr(wr)->mr->lkey;
+		wqe->wr.wr.mw.rkey = reg_wr(wr)->key;
+		wqe->wr.wr.mw.access = reg_wr(wr)->access;
+		return ud ? -EINVAL : 0;
 	case IB_WR_SEND:
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_READ:

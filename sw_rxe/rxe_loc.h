@@ -96,6 +96,10 @@ int rxe_mw_bind(struct rxe_qp *qp, const struct rxe_send_wqe *wqe);
  * SEND_WITH_INV.  0 or -EINVAL.
  */
 int rxe_invalidate_rkey(struct rxe_qp *qp, u32 rkey);
+/* Fast registration (rxe_mr.c): REG_MR and invalidation of an MR key. */
+int rxe_mr_fast_reg(struct rxe_qp *qp, u32 mr_lkey, u32 key, int access);
+int rxe_mr_invalidate(struct rxe_qp *qp, u32 key);
+struct rxe_mr *rxe_mr_index_get(struct rxe_dev *rxe, u32 index);
 /*
  * For the responder: the MR behind @rkey (an MR's rkey, or a bound MW's
  * of @qp's PD and, for type 2, bound to @qp) if [@iova, @iova + @length)

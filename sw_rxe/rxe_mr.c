@@ -138,6 +138,110 @@ int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
 	return 0;
 }
 
+int rxe_alloc_mr(struct ib_mr *ibmr, enum ib_mr_type type, u32 max_num_sg)
+{
+	struct rxe_dev *rxe = to_rdev(ibmr->device);
+	struct rxe_mr *mr = to_rmr(ibmr);
+
+	if (ibmr->pd->uobject || type != IB_MR_TYPE_MEM_REG)
+		return -EINVAL;
+	mr->fr_pages = kcalloc(max_num_sg, sizeof(*mr->fr_pages), GFP_KERNEL);
+	if (!mr->fr_pages)
+		return -ENOMEM;
+	if (rxe_table_alloc(&rxe->mr_table, &mr->index)) {
+		kfree(mr->fr_pages);
+		return -ENOMEM;
+	}
+	mr->fast_reg = true;
+	mr->fr_max_pages = max_num_sg;
+	refcount_set(&mr->ref, 1);
+	init_completion(&mr->released);
+	atomic_set(&mr->num_mw, 0);
+
+	/* invalid until a REG_MR: no key finds it yet */
+	ibmr->lkey = mr->index << 8 | rxe_new_key(-1);
+	ibmr->rkey = ibmr->lkey;
+	rxe_table_publish(&rxe->mr_table, mr->index, mr);
+	return 0;
+}
+
+static int rxe_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct rxe_mr *mr = to_rmr(ibmr);
+
+	if (mr->fr_npages == mr->fr_max_pages)
+		return -ENOMEM;
+	mr->fr_pages[mr->fr_npages++] = addr;
+	return 0;
+}
+
+int rxe_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset)
+{
+	struct rxe_mr *mr = to_rmr(ibmr);
+
+	/* a valid MR's page list is in use by the device */
+	if (smp_load_acquire(&mr->fr_valid))
+		return -EBUSY;
+	mr->fr_npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, rxe_mr_set_page);
+}
+
+/*
+ * Make @mr valid under @key with @access (IB_WR_REG_MR on @qp).  It must
+ * be a fast-registration MR of the QP's PD, invalid, with @key one of its
+ * own and the mapping inside its page list.
+ */
+int rxe_mr_fast_reg(struct rxe_qp *qp, u32 mr_lkey, u32 key, int access)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	struct rxe_mr *mr;
+	struct ib_mr *ibmr;
+	u64 first;
+	int ret = -EINVAL;
+
+	if (rxe_key_is_mw(mr_lkey) || (key >> 8) != (mr_lkey >> 8) ||
+	    ib_check_mr_access(access))
+		return -EINVAL;
+	mr = rxe_mr_index_get(rxe, mr_lkey >> 8);
+	if (!mr)
+		return -EINVAL;
+	ibmr = &mr->ibmr;
+	first = ibmr->iova & ~((u64)ibmr->page_size - 1);
+	if (mr->fast_reg && !smp_load_acquire(&mr->fr_valid) &&
+	    ibmr->pd == qp->ibqp.pd && mr->fr_npages && ibmr->page_size &&
+	    ibmr->iova - first + ibmr->length <=
+	    (u64)mr->fr_npages * ibmr->page_size) {
+		ibmr->access = access;
+		mr->fr_page_size = ibmr->page_size;
+		mr->fr_key = key;
+		/* access, page size and key before the MR is found valid */
+		smp_store_release(&mr->fr_valid, true);
+		ret = 0;
+	}
+	rxe_mr_put(mr);
+	return ret;
+}
+
+/* LOCAL_INV / SEND_WITH_INV of an MR key: only a valid fast-reg one. */
+int rxe_mr_invalidate(struct rxe_qp *qp, u32 key)
+{
+	struct rxe_mr *mr = rxe_mr_index_get(to_rdev(qp->ibqp.device),
+					     key >> 8);
+	int ret = -EINVAL;
+
+	if (!mr)
+		return -EINVAL;
+	if (mr->fast_reg && smp_load_acquire(&mr->fr_valid) &&
+	    mr->fr_key == key &&
+	    mr->ibmr.pd == qp->ibqp.pd) {
+		WRITE_ONCE(mr->fr_valid, false);
+		ret = 0;
+	}
+	rxe_mr_put(mr);
+	return ret;
+}
+
 int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct rxe_dev *rxe = to_rdev(ibmr->device);
@@ -155,24 +259,48 @@ int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	rxe_table_remove(&rxe->mr_table, mr->index);
 	ib_umem_release(mr->umem);
 	mr->umem = NULL;
+	kfree(mr->fr_pages);
+	mr->fr_pages = NULL;
 	return 0;
+}
+
+/* The MR at @index, referenced, whatever its keys. */
+struct rxe_mr *rxe_mr_index_get(struct rxe_dev *rxe, u32 index)
+{
+	struct rxe_mr *mr;
+	bool bh;
+
+	bh = rxe_table_lookup_begin(&rxe->mr_table);
+	mr = xa_load(&rxe->mr_table.xa, index);
+	if (mr && !refcount_inc_not_zero(&mr->ref))
+		mr = NULL;
+	rxe_table_lookup_end(&rxe->mr_table, bh);
+	return mr;
+}
+
+/* Whether @key names @mr now (a fast-reg MR: only while valid). */
+static bool rxe_mr_key_matches(const struct rxe_mr *mr, u32 key,
+			       enum rxe_mr_lookup type)
+{
+	if (mr->fast_reg) {
+		if (!smp_load_acquire(&mr->fr_valid) || mr->fr_key != key)
+			return false;
+		return type == RXE_LOOKUP_LOCAL ||
+		       (mr->ibmr.access & IB_ACCESS_REMOTE);
+	}
+	return key == (type == RXE_LOOKUP_LOCAL ? mr->ibmr.lkey :
+						  mr->ibmr.rkey);
 }
 
 struct rxe_mr *rxe_mr_get(struct rxe_dev *rxe, u32 key,
 			  enum rxe_mr_lookup type)
 {
-	struct rxe_mr *mr;
-	u32 want;
-	bool bh;
+	struct rxe_mr *mr = rxe_mr_index_get(rxe, key >> 8);
 
-	bh = rxe_table_lookup_begin(&rxe->mr_table);
-	mr = xa_load(&rxe->mr_table.xa, key >> 8);
-	if (mr) {
-		want = type == RXE_LOOKUP_LOCAL ? mr->ibmr.lkey : mr->ibmr.rkey;
-		if (want != key || !refcount_inc_not_zero(&mr->ref))
-			mr = NULL;
+	if (mr && !rxe_mr_key_matches(mr, key, type)) {
+		rxe_mr_put(mr);
+		mr = NULL;
 	}
-	rxe_table_lookup_end(&rxe->mr_table, bh);
 	return mr;
 }
 
@@ -197,11 +325,39 @@ int rxe_mr_check(struct rxe_mr *mr, struct ib_pd *pd, int access, u64 iova,
 	return 0;
 }
 
+/* Through a fast-reg MR's page list: kernel addresses of its pages. */
+static void rxe_fr_copy(struct rxe_mr *mr, u64 iova, void *buf, u64 length,
+			enum rxe_copy_dir dir)
+{
+	const u64 page_size = mr->fr_page_size;
+	/* from the start of the first listed page; checked by REG_MR */
+	u64 off = iova - (mr->ibmr.iova & ~(page_size - 1));
+
+	while (length) {
+		u64 in_page = off & (page_size - 1);
+		u64 n = min(length, page_size - in_page);
+		void *va = (void *)(uintptr_t)
+			   (mr->fr_pages[off / page_size] + in_page);
+
+		if (dir == RXE_COPY_TO_MR)
+			memcpy(va, buf, n);
+		else
+			memcpy(buf, va, n);
+		buf += n;
+		off += n;
+		length -= n;
+	}
+}
+
 void rxe_mr_copy(struct rxe_mr *mr, u64 iova, void *buf, u64 length,
 		 enum rxe_copy_dir dir)
 {
 	u64 off;
 
+	if (mr->fast_reg) {
+		rxe_fr_copy(mr, iova, buf, length, dir);
+		return;
+	}
 	/* a DMA MR (kernel consumers): the iova is a kernel address */
 	if (!mr->umem) {
 		void *va = (void *)(uintptr_t)iova;

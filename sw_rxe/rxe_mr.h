@@ -35,6 +35,24 @@ struct rxe_mr {
 	 * not zero, which keeps the MR and its translation in place.
 	 */
 	atomic_t num_mw;
+	/*
+	 * Fast registration (ib_alloc_mr()): the page list map_mr_sg loads
+	 * (kernel addresses, ibmr.page_size apart), and what the device
+	 * honours: REG_MR makes @fr_key valid with ibmr.access, LOCAL_INV
+	 * or SEND_WITH_INV of that key makes it invalid again.  The key and
+	 * flag change in the requester or responder, while lookups run:
+	 * @fr_valid is released after, and acquired before, the key, the
+	 * access and @fr_page_size are looked at.  Whether an RDMA op in flight when the MR
+	 * is invalidated still lands is the consumer's race, as on hardware
+	 * (it invalidates once the peer is done).
+	 */
+	bool fast_reg;
+	bool fr_valid;
+	u32 fr_key;
+	u32 fr_page_size;		/* ibmr.page_size at REG_MR */
+	u64 *fr_pages;
+	u32 fr_max_pages;
+	u32 fr_npages;
 };
 
 enum rxe_mw_state {
@@ -81,6 +99,9 @@ int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
 int rxe_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 int rxe_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int rxe_dealloc_mw(struct ib_mw *ibmw);
+int rxe_alloc_mr(struct ib_mr *ibmr, enum ib_mr_type type, u32 max_num_sg);
+int rxe_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset);
 
 /* A random 8-bit key, other than @old's when @old >= 0. */
 u8 rxe_new_key(int old);

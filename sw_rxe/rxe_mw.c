@@ -184,9 +184,9 @@ int rxe_mw_bind(struct rxe_qp *qp, const struct rxe_send_wqe *wqe)
 }
 
 /*
- * MR rkeys cannot be invalidated: every MR here is a user MR, which IBA
- * does not let LOCAL_INV or SEND_WITH_INV touch (there are no fast-reg
- * MRs).  Type 1 windows cannot be invalidated either (o10-37.2.26).
+ * Of the MRs only fast-registration ones can be invalidated: IBA does not
+ * let LOCAL_INV or SEND_WITH_INV touch user or DMA MRs.  Type 1 windows
+ * cannot be invalidated either (o10-37.2.26).
  */
 int rxe_invalidate_rkey(struct rxe_qp *qp, u32 rkey)
 {
@@ -195,7 +195,7 @@ int rxe_invalidate_rkey(struct rxe_qp *qp, u32 rkey)
 	int ret = -EINVAL;
 
 	if (!rxe_key_is_mw(rkey))
-		return -EINVAL;
+		return rxe_mr_invalidate(qp, rkey);
 	mw = rxe_mw_get(to_rdev(qp->ibqp.device), rkey >> 8);
 	if (!mw)
 		return -EINVAL;

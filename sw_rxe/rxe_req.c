@@ -114,6 +114,8 @@ static u32 req_wqe_kind(const struct rxe_qp *qp, u32 opcode)
 	case IB_UVERBS_WR_LOCAL_INV:
 	case IB_UVERBS_WR_BIND_MW:
 		return conn ? RXE_WQE_LOCAL : 0;
+	case IB_WR_REG_MR:	/* not from a user ring: names a kernel MR */
+		return conn && qp->is_kernel ? RXE_WQE_LOCAL : 0;
 	case RXE_WR_ATOMIC_WRITE:
 		return rc ? RXE_WQE_WRITE | RXE_WQE_AWRITE : 0;
 	default:	/* flush, TSO, ...: not offered */
@@ -535,7 +537,10 @@ static int req_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 	return 0;
 }
 
-/* Bind MW or local invalidate, in order with the rest of the queue. */
+/*
+ * Bind MW, local invalidate or fast registration, in order with the rest
+ * of the queue.
+ */
 static int req_local(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 {
 	u32 status = 0;
@@ -545,6 +550,10 @@ static int req_local(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		if (qp->req.cur_index != rxe_queue_consumer(qp->sq.queue))
 			return req_block(qp);
 		if (rxe_invalidate_rkey(qp, wqe->wr.ex.invalidate_rkey))
+			status = IB_WC_LOC_QP_OP_ERR;
+	} else if (wqe->wr.opcode == IB_WR_REG_MR) {
+		if (rxe_mr_fast_reg(qp, wqe->wr.wr.mw.mr_lkey,
+				    wqe->wr.wr.mw.rkey, wqe->wr.wr.mw.access))
 			status = IB_WC_LOC_QP_OP_ERR;
 	} else {
 		status = rxe_mw_bind(qp, wqe);

@@ -20,6 +20,7 @@
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
+#include <linux/scatterlist.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
@@ -389,9 +390,22 @@ static inline bool ib_access_writable(int access)
 #define IB_MR_REREG_ACCESS	(1 << 2)
 #define IB_MR_REREG_SUPPORTED	((IB_MR_REREG_ACCESS << 1) - 1)
 
+/* What ib_alloc_mr() makes: in-tree's values; only MEM_REG here. */
+enum ib_mr_type {
+	IB_MR_TYPE_MEM_REG,	/* fast registration: page list, REG_MR */
+	IB_MR_TYPE_SG_GAPS,
+	IB_MR_TYPE_DM,
+	IB_MR_TYPE_USER,
+	IB_MR_TYPE_DMA,
+	IB_MR_TYPE_INTEGRITY,
+};
+
 /*
  * A memory region.  The caller of reg_user_mr sets @device, @pd,
- * @uobject; the driver sets the rest.
+ * @uobject; the driver sets the rest.  For a fast-registration MR
+ * (ib_alloc_mr()) ib_map_mr_sg() sets @iova, @length and @page_size,
+ * and the consumer's ib_update_fast_reg_key() the low 8 bits of the
+ * keys; the device honours them from the IB_WR_REG_MR on.
  */
 struct ib_mr {
 	struct ib_device *device;
@@ -402,6 +416,8 @@ struct ib_mr {
 	u64 iova;		/* the address the device sees for byte 0 */
 	u64 length;
 	int access;		/* IB_ACCESS_* */
+	enum ib_mr_type type;	/* IB_MR_TYPE_USER / _DMA / _MEM_REG */
+	unsigned int page_size;	/* MEM_REG: of the page list */
 };
 
 enum ib_mw_type {
@@ -645,6 +661,8 @@ enum ib_wr_opcode {
 	IB_WR_ATOMIC_FETCH_AND_ADD = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
 	IB_WR_LOCAL_INV = IB_UVERBS_WR_LOCAL_INV,
 	IB_WR_SEND_WITH_INV = IB_UVERBS_WR_SEND_WITH_INV,
+	/* kernel QPs only (struct ib_reg_wr): past the UAPI's opcodes */
+	IB_WR_REG_MR = 0x20,
 };
 
 /* Send-side completion opcodes (enum ib_uverbs_wc_opcode). */
@@ -654,6 +672,7 @@ enum ib_wr_opcode {
 #define IB_WC_COMP_SWAP			IB_UVERBS_WC_COMP_SWAP
 #define IB_WC_FETCH_ADD			IB_UVERBS_WC_FETCH_ADD
 #define IB_WC_LOCAL_INV			IB_UVERBS_WC_LOCAL_INV
+#define IB_WC_REG_MR			0x20	/* kernel QPs only */
 
 /* What a RoCE receive came over (ib_wc.network_hdr_type). */
 enum rdma_network_type {
@@ -728,6 +747,23 @@ struct ib_rdma_wr {
 static inline const struct ib_rdma_wr *rdma_wr(const struct ib_send_wr *wr)
 {
 	return container_of(wr, struct ib_rdma_wr, wr);
+}
+
+/*
+ * Fast registration of @mr (IB_MR_TYPE_MEM_REG, mapped by ib_map_mr_sg())
+ * under @key (its keys with the low 8 bits the consumer chose) with
+ * @access.  The MR must be invalid (fresh, or after an invalidation).
+ */
+struct ib_reg_wr {
+	struct ib_send_wr wr;
+	struct ib_mr *mr;
+	u32 key;
+	int access;
+};
+
+static inline const struct ib_reg_wr *reg_wr(const struct ib_send_wr *wr)
+{
+	return container_of(wr, struct ib_reg_wr, wr);
 }
 
 struct ib_recv_wr {
@@ -899,6 +935,22 @@ struct ib_device_ops {
 			     const struct ib_recv_wr **bad_wr);
 	int (*poll_cq)(struct ib_cq *cq, int num, struct ib_wc *wc);
 	int (*get_dma_mr)(struct ib_mr *mr, int access);
+	/*
+	 * Optional: a driver's own ib_drain_sq()/ib_drain_rq() (the QP is
+	 * in any state; on return every WR posted before is completed).
+	 * Without them the core moves the QP to ERR and waits for a marker.
+	 */
+	void (*drain_sq)(struct ib_qp *qp);
+	void (*drain_rq)(struct ib_qp *qp);
+	/*
+	 * Fast registration: alloc_mr makes an invalid MR of @type with room
+	 * for @max_num_sg pages (its keys set, released by dereg_mr);
+	 * map_mr_sg loads its page list from DMA-mapped @sg, as
+	 * ib_sg_to_pages() does, at mr->page_size.
+	 */
+	int (*alloc_mr)(struct ib_mr *mr, enum ib_mr_type type, u32 max_num_sg);
+	int (*map_mr_sg)(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
+			 unsigned int *sg_offset);
 	int (*attach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
 	int (*detach_mcast)(struct ib_qp *qp, const union ib_gid *gid);
 
@@ -1104,6 +1156,8 @@ int ib_destroy_ah_user(struct ib_ah *ah);
 /* What an MR covers: a user range, or all kernel memory (DMA MR). */
 struct ib_mr_source {
 	bool user;		/* reg_user_mr; else get_dma_mr */
+	bool fast_reg;		/* alloc_mr of @max_num_sg pages, no access */
+	u32 max_num_sg;
 	u64 start;		/* user: the range's address, length */
 	u64 length;
 	u64 iova;		/* user: where the device sees @start */
@@ -1188,6 +1242,19 @@ int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
 		 const struct ib_recv_wr **bad_wr);
 
 /*
+ * Drain a kernel QP before destroying it or reusing its buffers: move it
+ * to IB_QPS_ERR and wait until every WR posted before has completed
+ * (flushed ones with IB_WC_WR_FLUSH_ERR through their ->done()).  The
+ * queue's CQ must be an ib_alloc_cq() one (a DIRECT one is polled here,
+ * its other completions handed to their ->done() too); the queue needs
+ * room for one more WR.  Sleeps.  ib_drain_rq() does nothing for a QP
+ * on an SRQ; ib_drain_qp() drains both queues.
+ */
+void ib_drain_sq(struct ib_qp *qp);
+void ib_drain_rq(struct ib_qp *qp);
+void ib_drain_qp(struct ib_qp *qp);
+
+/*
  * An MR of the DMA kind for @pd: it covers all directly mapped kernel
  * memory (addresses as ib_dma_map_single() returns them) with @access;
  * with remote rights its rkey lets peers reach any of it, so only for
@@ -1195,6 +1262,43 @@ int ib_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
  */
 struct ib_mr *ib_get_dma_mr(struct ib_pd *pd, int access);
 int ib_dereg_mr(struct ib_mr *mr);
+
+/*
+ * Fast registration, as in-tree.  ib_alloc_mr(): an MR (only
+ * IB_MR_TYPE_MEM_REG) for up to @max_num_sg pages, invalid until an
+ * IB_WR_REG_MR; freed with ib_dereg_mr().  ib_map_mr_sg(): its page list
+ * from the DMA-mapped @sg (ib_dma_map_sg()), starting *@sg_offset bytes
+ * into the first entry (NULL: 0) at @page_size; every entry but the
+ * first must start, and every one but the last end, on a page boundary,
+ * unless it continues the previous one.  Returns how many entries were
+ * mapped: fewer than @sg_nents when the MR is full or the alignment rule
+ * stops it (then *@sg_offset says where in the next entry to go on), or
+ * a negative errno when not even the first could be.  mr->iova is the
+ * first mapped byte, mr->length the bytes mapped.
+ */
+struct ib_mr *ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			  u32 max_num_sg);
+int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
+		 unsigned int *sg_offset, unsigned int page_size);
+/* The walk behind map_mr_sg: @set_page gets each page, <0 when full. */
+int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
+		   unsigned int *sg_offset,
+		   int (*set_page)(struct ib_mr *mr, u64 addr));
+
+/* The next variant of a key: its low 8 bits counted up. */
+static inline u32 ib_inc_rkey(u32 rkey)
+{
+	const u32 mask = 0x000000ff;
+
+	return ((rkey + 1) & mask) | (rkey & ~mask);
+}
+
+/* Set the low 8 bits of @mr's keys (before posting its IB_WR_REG_MR). */
+static inline void ib_update_fast_reg_key(struct ib_mr *mr, u8 newkey)
+{
+	mr->lkey = (mr->lkey & 0xffffff00) | newkey;
+	mr->rkey = (mr->rkey & 0xffffff00) | newkey;
+}
 
 /*
  * An AH for kernel UD sends.  The core resolves @ah_attr->sgid_index to
@@ -1230,6 +1334,26 @@ static inline void ib_dma_unmap_single(struct ib_device *dev, u64 addr,
 static inline int ib_dma_mapping_error(struct ib_device *dev, u64 dma_addr)
 {
 	return 0;
+}
+
+/* The same for a scatterlist (directly mapped pages): all @nents. */
+static inline int ib_dma_map_sg(struct ib_device *dev, struct scatterlist *sg,
+				int nents, enum dma_data_direction dir)
+{
+	struct scatterlist *s;
+	int i;
+
+	for_each_sg(sg, s, nents, i) {
+		s->dma_address = (uintptr_t)sg_virt(s);
+		sg_dma_len(s) = s->length;
+	}
+	return nents;
+}
+
+static inline void ib_dma_unmap_sg(struct ib_device *dev,
+				   struct scatterlist *sg, int nents,
+				   enum dma_data_direction dir)
+{
 }
 
 /* Ownership hand-overs of a mapped buffer: nothing to do for them. */

@@ -12,6 +12,12 @@
  *   -> the GSI QP: created here if no MAD layer holds it (then a second
  *      one must fail with -EBUSY, and QP1 sends to itself), else -EBUSY
  *   -> moving a QP to ERR flushes its receive queue
+ *   -> fast registration of three separate pages (512 bytes into the
+ *      first): map checks, REG_MR, RDMA WRITE/READ through the rkey,
+ *      LOCAL_INV and SEND_WITH_INV then refuse the rkey; key variants
+ *   -> ib_drain_sq/rq/qp on QPs whose WRs wait for a peer that is not
+ *      there: every WR flushed when the drain returns (direct, workqueue
+ *      and softirq CQs)
  *   -> everything destroyed; `rdma res` counters back where they were.
  *
  * Prints "kverbs_selftest: N passed, M failed"; fails the load (-EINVAL)
@@ -21,6 +27,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <ordma/ib_core.h>
@@ -33,7 +40,7 @@ MODULE_PARM_DESC(dev, "the RDMA device to test (default rxe0)");
 
 #define QP1_QKEY	0x80010000
 #define UD_QKEY		0x11111111
-#define BUF_SIZE	8192
+#define BUF_SIZE	16384
 #define GRH_BYTES	40
 
 
@@ -364,6 +371,417 @@ out_a:
 	CHECK(!ret, "destroy a: %d", ret);
 }
 
+/* ---- drain ---------------------------------------------------------- */
+
+/* Completions of many WRs sharing one ib_cqe: how many, how many flushed. */
+struct kt_count {
+	struct ib_cqe cqe;
+	atomic_t seen;
+	atomic_t flushed;
+};
+
+static void kt_count_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kt_count *c = container_of(wc->wr_cqe, struct kt_count, cqe);
+
+	atomic_inc(&c->seen);
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
+		atomic_inc(&c->flushed);
+}
+
+static void kt_count_init(struct kt_count *c)
+{
+	c->cqe.done = kt_count_done;
+	atomic_set(&c->seen, 0);
+	atomic_set(&c->flushed, 0);
+}
+
+/* @n empty signaled SENDs and @n receives on @qp, counted in @sq / @rq. */
+static void kt_post_counted(struct kt *t, struct ib_qp *qp, int n,
+			    struct kt_count *sq, struct kt_count *rq)
+{
+	struct ib_send_wr swr = {
+		.wr_cqe = &sq->cqe,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_recv_wr rwr = { .wr_cqe = &rq->cqe };
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = ib_post_send(qp, &swr, NULL);
+		CHECK(!ret, "post send %d before drain: %d", i, ret);
+		ret = ib_post_recv(qp, &rwr, NULL);
+		CHECK(!ret, "post recv %d before drain: %d", i, ret);
+	}
+}
+
+/*
+ * QPs connected to a QPN nobody has: their sends wait for an ACK that
+ * never comes, their receives for a packet, until a drain flushes them.
+ * x: SQ on the direct CQ (drain polls it), RQ on the workqueue CQ;
+ * y: both on the softirq CQ, drained with ib_drain_qp().
+ */
+static void kt_drain(struct kt *t)
+{
+	struct kt_count xs, xr, ys, yr;
+	struct ib_qp *x, *y;
+	struct ib_wc wc;
+	int ret;
+
+	x = kt_qp(t, IB_QPT_RC, t->cq, t->wq_cq);
+	if (!CHECK(!IS_ERR(x), "create drain QP x: %ld", PTR_ERR(x)))
+		return;
+	y = kt_qp(t, IB_QPT_RC, t->sirq_cq, t->sirq_cq);
+	if (!CHECK(!IS_ERR(y), "create drain QP y: %ld", PTR_ERR(y)))
+		goto out_x;
+	ret = kt_rc_connect(t, x, 0xfff0, 300);
+	CHECK(!ret, "connect x to nobody: %d", ret);
+	ret = kt_rc_connect(t, y, 0xfff1, 400);
+	CHECK(!ret, "connect y to nobody: %d", ret);
+
+	kt_count_init(&xs);
+	kt_count_init(&xr);
+	kt_count_init(&ys);
+	kt_count_init(&yr);
+	kt_post_counted(t, x, 3, &xs, &xr);
+	kt_post_counted(t, y, 2, &ys, &yr);
+	CHECK(!atomic_read(&xs.seen) && !atomic_read(&xr.seen),
+	      "nothing completes before the drain: %d %d",
+	      atomic_read(&xs.seen), atomic_read(&xr.seen));
+
+	ib_drain_sq(x);
+	CHECK(atomic_read(&xs.seen) == 3 && atomic_read(&xs.flushed) == 3,
+	      "drain_sq (direct CQ): %d seen, %d flushed of 3",
+	      atomic_read(&xs.seen), atomic_read(&xs.flushed));
+	CHECK(ib_poll_cq(t->cq, 1, &wc) == 0, "direct CQ empty after drain");
+	ib_drain_rq(x);
+	CHECK(atomic_read(&xr.seen) == 3 && atomic_read(&xr.flushed) == 3,
+	      "drain_rq (workqueue CQ): %d seen, %d flushed of 3",
+	      atomic_read(&xr.seen), atomic_read(&xr.flushed));
+	ib_drain_qp(y);
+	CHECK(atomic_read(&ys.seen) == 2 && atomic_read(&ys.flushed) == 2 &&
+	      atomic_read(&yr.seen) == 2 && atomic_read(&yr.flushed) == 2,
+	      "drain_qp (softirq CQ): sq %d/%d rq %d/%d flushed of 2",
+	      atomic_read(&ys.flushed), atomic_read(&ys.seen),
+	      atomic_read(&yr.flushed), atomic_read(&yr.seen));
+	/* drained twice: the QP is in ERR already, the marker still flushes */
+	ib_drain_qp(y);
+	CHECK(atomic_read(&ys.seen) == 2 && atomic_read(&yr.seen) == 2,
+	      "second drain completes nothing of the consumer's");
+
+	ret = ib_destroy_qp(y);
+	CHECK(!ret, "destroy drain y: %d", ret);
+out_x:
+	ret = ib_destroy_qp(x);
+	CHECK(!ret, "destroy drain x: %d", ret);
+}
+
+/* ---- fast registration ----------------------------------------------- */
+
+#define FR_OFFSET	512		/* into the first page */
+#define FR_TAIL		1000		/* bytes of the last page */
+#define FR_LEN		(PAGE_SIZE - FR_OFFSET + PAGE_SIZE + FR_TAIL)
+#define FR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ)
+
+/* Three separate pages, so the MR's page list is what joins them. */
+struct kt_fr {
+	struct page *pages[3];
+	struct scatterlist sg[3];
+	struct ib_mr *mr;
+};
+
+/* The MR's bytes in order, for comparing with what was written. */
+static void kt_fr_gather(struct kt_fr *f, u8 *out)
+{
+	u8 *p0 = page_address(f->pages[0]), *p1 = page_address(f->pages[1]);
+
+	memcpy(out, p0 + FR_OFFSET, PAGE_SIZE - FR_OFFSET);
+	memcpy(out + PAGE_SIZE - FR_OFFSET, p1, PAGE_SIZE);
+	memcpy(out + 2 * PAGE_SIZE - FR_OFFSET, page_address(f->pages[2]),
+	       FR_TAIL);
+}
+
+/* Map the 3-entry list starting FR_OFFSET into the first page. */
+static int kt_fr_map(struct kt *t, struct kt_fr *f, struct ib_mr *mr,
+		     unsigned int *off)
+{
+	*off = FR_OFFSET;
+	return ib_map_mr_sg(mr, f->sg, 3, off, PAGE_SIZE);
+}
+
+/* Post a REG_MR of f->mr under @key on @qp and check its completion. */
+static void kt_fr_reg(struct kt *t, struct kt_fr *f, struct ib_qp *qp,
+		      u32 key)
+{
+	struct ib_reg_wr reg = {
+		.wr = {
+			.wr_id = 0x4e6,
+			.opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.mr = f->mr,
+		.key = key,
+		.access = FR_ACCESS,
+	};
+	struct ib_wc wc;
+	int ret;
+
+	ret = ib_post_send(qp, &reg.wr, NULL);
+	CHECK(!ret, "post REG_MR: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "REG_MR completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.opcode == IB_WC_REG_MR &&
+		      wc.wr_id == 0x4e6, "REG_MR wc: status %d opcode %d",
+		      wc.status, wc.opcode);
+}
+
+/* An RDMA @op of @len bytes between a_buf + @a_off and @r_off (an iova). */
+static int kt_fr_rdma(struct kt *t, struct ib_qp *a, enum ib_wr_opcode op,
+		      u32 a_off, u64 r_off, u32 len, u32 rkey, struct ib_wc *wc)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)t->a_buf + a_off,
+		.length = len,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr rwr = {
+		.wr = {
+			.wr_id = op,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = op,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.rkey = rkey,
+	};
+	int ret;
+
+	rwr.remote_addr = r_off;
+	ret = ib_post_send(a, &rwr.wr, NULL);
+	if (ret)
+		return ret;
+	return kt_poll_one(t->cq, wc) == 1 ? 0 : -ETIMEDOUT;
+}
+
+static void kt_fr_unpair(struct ib_qp **a, struct ib_qp **b)
+{
+	if (*b)
+		ib_destroy_qp(*b);
+	if (*a)
+		ib_destroy_qp(*a);
+	*a = *b = NULL;
+}
+
+/*
+ * A fresh connected pair in place of *@a / *@b: a QP that saw an access
+ * error is in ERR, so every refused op takes a new pair.
+ */
+static bool kt_fr_pair(struct kt *t, struct ib_qp **a, struct ib_qp **b,
+		       u32 psn)
+{
+	int ret;
+
+	kt_fr_unpair(a, b);
+	*a = kt_qp(t, IB_QPT_RC, t->cq, t->cq);
+	*b = kt_qp(t, IB_QPT_RC, t->cq, t->wq_cq);
+	ret = IS_ERR(*a) ? PTR_ERR(*a) : IS_ERR(*b) ? PTR_ERR(*b) : 0;
+	if (!ret)
+		ret = kt_rc_connect(t, *a, (*b)->qp_num, psn);
+	if (!ret)
+		ret = kt_rc_connect(t, *b, (*a)->qp_num, psn);
+	if (IS_ERR(*a))
+		*a = NULL;
+	if (IS_ERR(*b))
+		*b = NULL;
+	if (CHECK(!ret, "fast-reg pair psn %u: %d", psn, ret))
+		return true;
+	kt_fr_unpair(a, b);
+	return false;
+}
+
+/* Map and key checks without a QP: the list, a partial map, the key. */
+static void kt_fr_map_checks(struct kt *t, struct kt_fr *f)
+{
+	struct ib_mr *small;
+	unsigned int off;
+	u32 old, next;
+	int ret;
+
+	CHECK(f->mr->type == IB_MR_TYPE_MEM_REG && f->mr->lkey == f->mr->rkey,
+	      "fast-reg MR: type %d lkey %x rkey %x", f->mr->type,
+	      f->mr->lkey, f->mr->rkey);
+	ret = kt_fr_map(t, f, f->mr, &off);
+	CHECK(ret == 3 && off == 0 &&
+	      f->mr->iova == (uintptr_t)page_address(f->pages[0]) + FR_OFFSET &&
+	      f->mr->length == FR_LEN && f->mr->page_size == PAGE_SIZE,
+	      "map 3 entries at offset %d: %d, iova %s, length %llu, off %u",
+	      FR_OFFSET, ret, f->mr->iova ==
+	      (uintptr_t)page_address(f->pages[0]) + FR_OFFSET ? "ok" : "bad",
+	      f->mr->length, off);
+
+	/* room for 2 pages: 2 entries mapped, the third to go on with */
+	small = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 2);
+	if (CHECK(!IS_ERR(small), "alloc 2-page MR: %ld", PTR_ERR(small))) {
+		ret = kt_fr_map(t, f, small, &off);
+		CHECK(ret == 2 && off == 0 &&
+		      small->length == PAGE_SIZE - FR_OFFSET + PAGE_SIZE,
+		      "partial map: %d entries, length %llu, off %u", ret,
+		      small->length, off);
+		ret = ib_dereg_mr(small);
+		CHECK(!ret, "dereg 2-page MR: %d", ret);
+	}
+	small = ib_alloc_mr(t->pd, IB_MR_TYPE_SG_GAPS, 2);
+	CHECK(IS_ERR(small) && PTR_ERR(small) == -EOPNOTSUPP,
+	      "SG_GAPS MR refused: %ld", PTR_ERR(small));
+
+	old = f->mr->rkey;
+	next = ib_inc_rkey(old);
+	ib_update_fast_reg_key(f->mr, next & 0xff);
+	CHECK(f->mr->rkey == next && f->mr->lkey == next &&
+	      (next >> 8) == (old >> 8) && (next & 0xff) == ((old + 1) & 0xff),
+	      "ib_inc_rkey %x -> %x, MR keys %x/%x", old, next, f->mr->lkey,
+	      f->mr->rkey);
+}
+
+static void kt_fastreg(struct kt *t)
+{
+	u8 *seen = kzalloc(FR_LEN, GFP_KERNEL);
+	struct kt_fr f = {};
+	struct ib_qp *a = NULL, *b = NULL;
+	const struct ib_send_wr *bad;
+	struct ib_send_wr inv = {};
+	struct ib_sge sge;
+	struct kt_rx rx;
+	struct ib_wc wc;
+	u32 key1, key2;
+	unsigned int off;
+	int i, ret;
+
+	for (i = 0; i < 3; i++) {
+		f.pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!CHECK(f.pages[i], "page %d", i))
+			goto out_pages;
+	}
+	sg_init_table(f.sg, 3);
+	sg_set_page(&f.sg[0], f.pages[0], PAGE_SIZE, 0);
+	sg_set_page(&f.sg[1], f.pages[1], PAGE_SIZE, 0);
+	sg_set_page(&f.sg[2], f.pages[2], FR_TAIL, 0);
+	CHECK(ib_dma_map_sg(t->dev, f.sg, 3, DMA_BIDIRECTIONAL) == 3,
+	      "map sg");
+	f.mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 4);
+	if (!CHECK(!IS_ERR(f.mr), "alloc MEM_REG MR: %ld", PTR_ERR(f.mr)) ||
+	    !seen)
+		goto out_pages;
+	kt_fr_map_checks(t, &f);
+	key1 = f.mr->rkey;
+
+	/* not valid before its REG_MR */
+	if (!kt_fr_pair(t, &a, &b, 500))
+		goto out_mr;
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_WRITE, 0, f.mr->iova, 64, key1, &wc);
+	CHECK(!ret && wc.status == IB_WC_REM_ACCESS_ERR,
+	      "write before REG_MR: %d status %d", ret, wc.status);
+	/* REG_MR, then RDMA WRITE and READ through the rkey */
+	if (!kt_fr_pair(t, &a, &b, 600))
+		goto out_mr;
+	kt_fr_reg(t, &f, b, key1);
+	kt_fill(t->a_buf, BUF_SIZE, 9);
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_WRITE, 0, f.mr->iova, FR_LEN, key1,
+			 &wc);
+	CHECK(!ret && wc.status == IB_WC_SUCCESS,
+	      "write %lu bytes through the fast-reg rkey: %d status %d",
+	      FR_LEN, ret, wc.status);
+	kt_fr_gather(&f, seen);
+	CHECK(!memcmp(seen, t->a_buf, FR_LEN), "fast-reg write byte-exact");
+	CHECK(!((u8 *)page_address(f.pages[0]))[FR_OFFSET - 1] &&
+	      !((u8 *)page_address(f.pages[2]))[FR_TAIL],
+	      "nothing written outside the mapping");
+	memset(t->a_buf + 12000, 0, 3000);
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_READ, 12000, f.mr->iova + 3000, 3000,
+			 key1, &wc);
+	CHECK(!ret && wc.status == IB_WC_SUCCESS &&
+	      !memcmp(t->a_buf + 12000, seen + 3000, 3000),
+	      "read across a page seam through the fast-reg rkey: %d status %d",
+	      ret, wc.status);
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_WRITE, 0, f.mr->iova + FR_LEN - 8,
+			 16, key1, &wc);
+	CHECK(!ret && wc.status == IB_WC_REM_ACCESS_ERR,
+	      "write past the mapping: status %d", wc.status);
+
+	/* LOCAL_INV on the owner's QP: the rkey is refused */
+	if (!kt_fr_pair(t, &a, &b, 700))
+		goto out_mr;
+	inv.wr_id = 0x1e7;
+	inv.opcode = IB_WR_LOCAL_INV;
+	inv.send_flags = IB_SEND_SIGNALED;
+	inv.ex.invalidate_rkey = key1;
+	ret = ib_post_send(b, &inv, &bad);
+	CHECK(!ret, "post LOCAL_INV: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "LOCAL_INV completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.opcode == IB_WC_LOCAL_INV,
+		      "LOCAL_INV wc: status %d opcode %d", wc.status, wc.opcode);
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_READ, 12000, f.mr->iova, 16, key1,
+			 &wc);
+	CHECK(!ret && wc.status == IB_WC_REM_ACCESS_ERR,
+	      "read after LOCAL_INV: %d status %d", ret, wc.status);
+
+	/* the next key variant; invalidated by the peer's SEND_WITH_INV */
+	key2 = ib_inc_rkey(key1);
+	ib_update_fast_reg_key(f.mr, key2 & 0xff);
+	ret = kt_fr_map(t, &f, f.mr, &off);
+	CHECK(ret == 3, "map again after invalidation: %d", ret);
+	if (!kt_fr_pair(t, &a, &b, 800))
+		goto out_mr;
+	kt_fr_reg(t, &f, b, key2);
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_READ, 12000, f.mr->iova, 16, key1,
+			 &wc);
+	CHECK(!ret && wc.status == IB_WC_REM_ACCESS_ERR,
+	      "read with the old key variant: status %d", wc.status);
+	if (!kt_fr_pair(t, &a, &b, 900))
+		goto out_mr;
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_READ, 12000, f.mr->iova, 64, key2,
+			 &wc);
+	CHECK(!ret && wc.status == IB_WC_SUCCESS &&
+	      !memcmp(t->a_buf + 12000, seen, 64),
+	      "read with the new key variant: status %d", wc.status);
+	kt_rx_init(&rx);
+	ret = kt_post_recv(b, &rx, 0, t->b_buf, 64, t->pd->local_dma_lkey);
+	CHECK(!ret, "post recv for SEND_WITH_INV: %d", ret);
+	sge.addr = (uintptr_t)t->a_buf;
+	sge.length = 32;
+	sge.lkey = t->pd->local_dma_lkey;
+	inv.wr_id = 0x5171;
+	inv.sg_list = &sge;
+	inv.num_sge = 1;
+	inv.opcode = IB_WR_SEND_WITH_INV;
+	inv.ex.invalidate_rkey = key2;
+	ret = ib_post_send(a, &inv, &bad);
+	CHECK(!ret, "post SEND_WITH_INV: %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "SEND_WITH_INV completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.wr_id == 0x5171,
+		      "SEND_WITH_INV wc: status %d", wc.status);
+	if (CHECK(kt_wait_rx(&rx), "SEND_WITH_INV receive"))
+		CHECK(rx.wc.status == IB_WC_SUCCESS && rx.wc.byte_len == 32 &&
+		      (rx.wc.wc_flags & IB_WC_WITH_INVALIDATE) &&
+		      rx.wc.ex.invalidate_rkey == key2,
+		      "receive: status %d flags %x invalidated %x (key %x)",
+		      rx.wc.status, rx.wc.wc_flags, rx.wc.ex.invalidate_rkey,
+		      key2);
+	ret = kt_fr_rdma(t, a, IB_WR_RDMA_WRITE, 0, f.mr->iova, 16, key2, &wc);
+	CHECK(!ret && wc.status == IB_WC_REM_ACCESS_ERR,
+	      "write after remote invalidation: %d status %d", ret, wc.status);
+out_mr:
+	kt_fr_unpair(&a, &b);
+	ret = ib_dereg_mr(f.mr);
+	CHECK(!ret, "dereg fast-reg MR: %d", ret);
+out_pages:
+	for (i = 0; i < 3; i++)
+		if (f.pages[i])
+			__free_page(f.pages[i]);
+	kfree(seen);
+}
+
 /* ---- UD (and the GSI QP) -------------------------------------------- */
 
 /* Send @len bytes from @from to @to (qkey @qkey) and check the receive. */
@@ -537,6 +955,8 @@ static void kt_run(struct kt *t)
 	      during[IB_RES_CQ], during[IB_RES_MR]);
 
 	kt_rc(t);
+	kt_drain(t);
+	kt_fastreg(t);
 	kt_ud(t);
 	kt_gsi(t);
 

@@ -34,9 +34,10 @@ static bool rxe_task_claim(struct rxe_task *task)
 /* Called with RUNNING claimed; releases it. */
 static void rxe_task_do(struct rxe_task *task)
 {
-	int budget = RXE_TASK_BUDGET;
+	int budget;
 
-	for (;;) {
+	do {
+		budget = RXE_TASK_BUDGET;
 		clear_bit(RXE_TASK_AGAIN, &task->flags);
 		/*
 		 * RUNNING claimed and AGAIN cleared before @stopped and the
@@ -47,10 +48,14 @@ static void rxe_task_do(struct rxe_task *task)
 		smp_mb__after_atomic();
 		while (!READ_ONCE(task->stopped) && !task->fn(task->qp)) {
 			if (--budget == 0) {
-				/* more to do: go to the back of the queue */
-				clear_bit_unlock(RXE_TASK_RUNNING, &task->flags);
+				/*
+				 * More to do: go to the back of the queue.
+				 * Queued while RUNNING is ours, like any run
+				 * fn queues (rxe_task_defer()), so that
+				 * rxe_task_stop() can cancel it.
+				 */
 				queue_work(rxe_wq, &task->work);
-				return;
+				break;
 			}
 		}
 		clear_bit_unlock(RXE_TASK_RUNNING, &task->flags);
@@ -60,20 +65,19 @@ static void rxe_task_do(struct rxe_task *task)
 		 * we see its AGAIN.
 		 */
 		smp_mb__after_atomic();
-		if (READ_ONCE(task->stopped) ||
-		    !test_bit(RXE_TASK_AGAIN, &task->flags) ||
-		    !rxe_task_claim(task))
-			return;
-	}
+	} while (!READ_ONCE(task->stopped) &&
+		 test_bit(RXE_TASK_AGAIN, &task->flags) && rxe_task_claim(task));
 }
 
+/*
+ * Queued by a kick, or by the runner itself (its budget spent, or fn
+ * deferring).  A run queued from inside fn may start on another CPU
+ * before the runner let go of RUNNING: it then only sets AGAIN, which
+ * makes the runner go round once more, so that run is not lost.
+ */
 static void rxe_task_work(struct work_struct *work)
 {
-	struct rxe_task *task = container_of(work, struct rxe_task, work);
-
-	/* if another context runs it, that one sees AGAIN */
-	if (rxe_task_claim(task))
-		rxe_task_do(task);
+	rxe_task_run_inline(container_of(work, struct rxe_task, work));
 }
 
 void rxe_task_init(struct rxe_task *task, struct rxe_qp *qp,
@@ -112,6 +116,7 @@ void rxe_task_run_inline(struct rxe_task *task)
 		rxe_task_do(task);
 }
 
+/* From the task's fn only, while RUNNING is ours (see rxe_task_work()). */
 void rxe_task_defer(struct rxe_task *task)
 {
 	if (!READ_ONCE(task->stopped))
@@ -123,11 +128,11 @@ void rxe_task_stop(struct rxe_task *task)
 	WRITE_ONCE(task->stopped, true);
 	/* pairs with rxe_task_do(): we see RUNNING or it sees @stopped */
 	smp_mb();
-	/* a queued run sees @stopped and returns at once */
-	cancel_work_sync(&task->work);
-	/* an inline run (syscall or softirq elsewhere) finishes its call */
+	/* the runner finishes its call (it may queue a run meanwhile) */
 	while (test_bit(RXE_TASK_RUNNING, &task->flags))
 		usleep_range(20, 100);
+	/* then no run is queued again: a queued one sees @stopped */
+	cancel_work_sync(&task->work);
 }
 
 void rxe_task_start(struct rxe_task *task)

@@ -3,6 +3,9 @@
  * Debug hooks under debugfs (root only), one directory per device:
  *
  *   rdma_rxe/DEV/cqs       one line per CQ: "INDEX CQE COUNT NOTIFY"
+ *   rdma_rxe/DEV/qps       one line per QP: its state, send queue indices,
+ *                          PSNs, requester flags and its tasks' bits (what
+ *                          a hung QP is waiting for)
  *   rdma_rxe/DEV/cq_post   write "INDEX WR_ID STATUS SOLICITED" to post a
  *                          completion to CQ INDEX with rxe_cq_post(), as
  *                          the data path does; the write fails with its
@@ -40,6 +43,44 @@ static int cqs_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cqs);
+
+static void qps_show_one(struct seq_file *m, struct rxe_qp *qp)
+{
+	struct rxe_req_info *req = &qp->req;
+	struct rxe_queue *sq = qp->sq.queue;
+
+	seq_printf(m, "%u state %d", rxe_qp_num(qp), rxe_qp_state(qp));
+	if (sq)
+		seq_printf(m, " sq prod %u cons %u cur %u wqe %u shadow %u",
+			   rxe_queue_producer(sq), rxe_queue_consumer(sq),
+			   req->cur_index, req->wqe_index, req->shadow_index);
+	if (sq && rxe_queue_consumer(sq) != req->shadow_index)
+		seq_printf(m, " head %d",
+			   rxe_sq_wqe(qp, rxe_queue_consumer(sq))->state);
+	seq_printf(m, " psn %06x sent %06x comp %06x retry %d rnr %d blocked %d events %lx timer %d tasks %lx/%d %lx/%d %lx/%d ack %d\n",
+		   req->psn, req->sent_psn, qp->comp.psn, req->need_retry,
+		   req->wait_rnr_timer, req->blocked, req->events,
+		   timer_pending(&req->retrans_timer),
+		   req->task.flags, req->task.stopped,
+		   qp->comp.task.flags, qp->comp.task.stopped,
+		   qp->resp.task.flags, qp->resp.task.stopped,
+		   qp->resp.ack_pending);
+}
+
+static int qps_show(struct seq_file *m, void *unused)
+{
+	struct rxe_dev *rxe = m->private;
+	unsigned long index;
+	struct rxe_qp *qp;
+
+	/* a snapshot without the QPs' locks: racy, for reading by eye */
+	xa_lock_irq(&rxe->qp_table.xa);
+	xa_for_each(&rxe->qp_table.xa, index, qp)
+		qps_show_one(m, qp);
+	xa_unlock_irq(&rxe->qp_table.xa);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(qps);
 
 static ssize_t cq_post_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *ppos)
@@ -108,6 +149,7 @@ void rxe_debugfs_add(struct rxe_dev *rxe)
 	rxe->debugfs = debugfs_create_dir(ib_device_name(&rxe->ib_dev),
 					  rxe_debugfs_root);
 	debugfs_create_file("cqs", 0400, rxe->debugfs, rxe, &cqs_fops);
+	debugfs_create_file("qps", 0400, rxe->debugfs, rxe, &qps_fops);
 	debugfs_create_atomic_t("rcv_drops", 0400, rxe->debugfs,
 				&rxe->rcv_drops);
 	debugfs_create_file("cq_post", 0200, rxe->debugfs, rxe,

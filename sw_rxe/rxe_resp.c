@@ -989,8 +989,13 @@ static int resp_flush(struct rxe_qp *qp)
 
 	skb_queue_purge(&qp->req_pkts);
 	r->rd_active = false;
-	r->ack_pending = false;
-	r->ack_count = 0;
+	/*
+	 * A coalesced ACK still owed for messages completed before the
+	 * error goes out: their sender must not time out and report a
+	 * failure for what our consumer saw arrive (a librdmacm peer moves
+	 * its QP to ERR as soon as its last receive is in).
+	 */
+	resp_ack_flush(qp);
 
 	if (!r->has_wqe) {
 		if (qp->srq) {

@@ -22,6 +22,7 @@ static const char *const test_pause_names[IB_TEST_PAUSE_NR] = {
 	[IB_TEST_PAUSE_CMA_DESTROY] = "cma_destroy",
 	[IB_TEST_PAUSE_CM_MAKE_BUF] = "cm_make_buf",
 	[IB_TEST_PAUSE_UCMA_QUERY] = "ucma_query",
+	[IB_TEST_PAUSE_MAD_RECOVER] = "mad_recover",
 };
 
 static struct {

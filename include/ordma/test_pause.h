@@ -23,6 +23,8 @@ enum ib_test_pause_point {
 	IB_TEST_PAUSE_CM_MAKE_BUF,
 	/* rdma_ucm: a QUERY / QUERY_ROUTE is reading the id's device */
 	IB_TEST_PAUSE_UCMA_QUERY,
+	/* MAD layer: QP1 is in ERR, its recovery about to reset it */
+	IB_TEST_PAUSE_MAD_RECOVER,
 	IB_TEST_PAUSE_NR
 };
 

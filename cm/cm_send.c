@@ -14,6 +14,7 @@
  * buffer and leave NULL behind, and the caller frees what is left.
  */
 #include <linux/slab.h>
+#include <ordma/test_pause.h>
 #include "cm_priv.h"
 
 u8 *cm_msg_data(struct ib_mad_send_buf *buf)
@@ -45,6 +46,8 @@ static struct ib_mad_send_buf *cm_create_buf(struct cm_port *port,
 	struct ib_mad_send_buf *buf = ERR_PTR(-ENODEV);
 
 	down_read(&port->agent_lock);
+	/* (test-only: hold a sender here, see tests/guest/removal_pause.sh) */
+	ib_test_pause(IB_TEST_PAUSE_CM_MAKE_BUF);
 	if (port->agent)
 		buf = ib_create_send_mad(port->agent, remote_qpn, pkey_index,
 					 ah_attr, GFP_KERNEL);

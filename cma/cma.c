@@ -27,6 +27,7 @@
 #include <linux/sched.h>
 #include <linux/wait.h>
 #include <net/netlink.h>
+#include <ordma/test_pause.h>
 #include "cma_priv.h"
 
 DEFINE_MUTEX(cma_lock);
@@ -315,6 +316,8 @@ static void cma_cancel_listen(struct rdma_id_private *p)
 static void cma_teardown(struct rdma_id_private *p, enum rdma_cm_state old,
 			 struct ib_cm_id *cm_id)
 {
+	/* (test-only: hold a destroyer here, see tests/guest/removal_pause.sh) */
+	ib_test_pause(IB_TEST_PAUSE_CMA_DESTROY);
 	cancel_delayed_work_sync(&p->addr_work);
 	if (old == RDMA_CM_LISTEN || p->ib_listen ||
 	    !list_empty(&p->listen_list))

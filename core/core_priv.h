@@ -45,6 +45,9 @@ int ib_client_fill_res_cm_ids(struct ib_device *ibdev, u32 port,
 int ib_gid_table_setup(struct ib_device *ibdev);	/* at registration */
 void ib_gid_table_populate(struct ib_device *ibdev);	/* once visible */
 void ib_gid_table_cleanup(struct ib_device *ibdev);	/* at unregistration */
+/* test-only pause points' debugfs files (test_pause.c) */
+void ib_test_pause_init(void);
+void ib_test_pause_exit(void);
 int ib_gid_init(void);			/* module init: notifiers */
 void ib_gid_exit(void);
 

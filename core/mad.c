@@ -42,6 +42,7 @@
 #include <linux/slab.h>
 #include <ordma/ib_core.h>
 #include <ordma/mad_wire.h>
+#include <ordma/test_pause.h>
 #include "core_priv.h"
 #include "mad_priv.h"
 
@@ -1188,6 +1189,8 @@ static void mad_recover_work(struct work_struct *work)
 	if (ret)
 		return;
 
+	/* (test-only: keep QP1 down here, see mad_selftest in_recovery=1) */
+	ib_test_pause(IB_TEST_PAUSE_MAD_RECOVER);
 	ret = ib_modify_qp(port->qp, &attr, IB_QP_STATE);
 	if (!ret)
 		ret = mad_qp_to_rts(port->qp);

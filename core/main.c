@@ -27,6 +27,7 @@ static int __init ib_core_init(void)
 	ret = ib_mad_init();
 	if (ret)
 		goto err_nl;
+	ib_test_pause_init();
 	pr_info("ib_core: out-of-tree RDMA core %s loaded\n", ORDMA_VERSION);
 	return 0;
 
@@ -41,6 +42,7 @@ err_devices:
 
 static void __exit ib_core_exit(void)
 {
+	ib_test_pause_exit();
 	ib_mad_exit();
 	rdma_nl_exit();
 	ib_gid_exit();

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <rdma/ib.h>
+#include <ordma/test_pause.h>
 #include "ucma.h"
 
 /* The in-tree default of net.rdma_ucm.max_backlog. */
@@ -243,6 +244,8 @@ static int ucma_query_route_cmd(struct ucma_file *file, const void *req,
 	/* Removal detaches the id from its device: not while we read it. */
 	rdma_lock_id_device(cm_id);
 	if (cm_id->device) {
+		/* (test-only: hold a query here, tests/guest/removal_pause.sh) */
+		ib_test_pause(IB_TEST_PAUSE_UCMA_QUERY);
 		resp.node_guid = (__force u64)cm_id->device->node_guid;
 		resp.ibdev_index = cm_id->device->index;
 		resp.port_num = cm_id->port_num;
@@ -279,6 +282,8 @@ static void ucma_query_device(struct rdma_cm_id *cm_id,
 {
 	if (!cm_id->device)
 		return;
+	/* (test-only: hold a query here, tests/guest/removal_pause.sh) */
+	ib_test_pause(IB_TEST_PAUSE_UCMA_QUERY);
 	resp->node_guid = (__force u64)cm_id->device->node_guid;
 	resp->ibdev_index = cm_id->device->index;
 	resp->port_num = cm_id->port_num;

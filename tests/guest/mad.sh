@@ -58,6 +58,29 @@ if [ "${OOT_STACK:-ours}" = ours ]; then
 	t_run "requests beyond a stalled agent's queue counted (rx_dropped_agent_busy)" \
 		test "$(counter rx_dropped_agent_busy)" -ge 1 -a "$(counter rx_dropped_agent_busy)" -le 200
 	t_run "rmmod mad_selftest" rmmod mad_selftest
+
+	# The backlog's cap while QP1 is down: QP1 forced to ERR (rxe's
+	# debugfs qp_error) with its recovery held at the test-only pause
+	# point; mad_selftest in_recovery=1 sends 256 + 40, releases it, and
+	# checks that the 256 go out after the recovery and a Get is answered.
+	pause=/sys/kernel/debug/ib_test_pause/mad_recover
+	full0=$(counter tx_dropped_backlog_full) rec0=$(counter qp_recoveries)
+	echo 1 >$pause
+	t_run "QP1 forced to ERR" sh -c "echo 1 >/sys/kernel/debug/rdma_rxe/$DEV/qp_error"
+	t_run "its recovery held at ib_test_pause/mad_recover" \
+		wait_until 30 grep -q paused $pause
+	t_run "insmod mad_selftest in_recovery=1" insmod "$SELFTEST" in_recovery=1
+	echo 0 >$pause	# (the selftest released it unless it failed first)
+	line=$(dmesg | grep -o 'mad_selftest: [0-9]* passed, [0-9]* failed' | tail -1)
+	echo "# $line"
+	dmesg | grep 'mad_selftest: FAIL\|mad_selftest: in recovery' | sed 's/^/# /'
+	t_run "in recovery: selftest ran with no failure" \
+		grep -Eq 'mad_selftest: [1-9][0-9]* passed, 0 failed' <<<"$line"
+	t_eq "in recovery: the 40 beyond the cap counted (tx_dropped_backlog_full)" 40 \
+		eval 'echo $(($(counter tx_dropped_backlog_full) - full0))'
+	t_eq "in recovery: QP1 recovered once (qp_recoveries)" 1 \
+		eval 'echo $(($(counter qp_recoveries) - rec0))'
+	t_run "rmmod mad_selftest" rmmod mad_selftest
 	t_eq "rdma res unchanged by the selftest" "$res" res_summary
 fi
 

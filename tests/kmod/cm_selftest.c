@@ -16,6 +16,13 @@
  *   flushed:    a REQ the MAD layer flushes (debugfs ib_mad/flush_sends)
  *               -> REQ_ERROR at once, not silence
  *
+ * With pause_send=1 it runs none of that: it sends one SIDR_REQ from a
+ * work item held at the test-only pause point ib_test_pause/cm_make_buf
+ * (while the CM makes the buffer on the port's MAD agent), drops its own
+ * references to the device and returns, so that tests/guest/removal_pause.sh
+ * can delete the device under the held sender; unloading waits for the
+ * sender and prints "cm_selftest: pause_send: SIDR_REQ returned E".
+ *
  * Handlers only log events; the test thread waits for them.  The result
  * is one line, "cm_selftest: N passed, M failed".  The guest script
  * checks the sysfs counters around it.
@@ -27,6 +34,7 @@
 #include <net/ipv6.h>
 #include <ordma/ib_cm.h>
 #include <ordma/ib_core.h>
+#include <ordma/test_pause.h>
 
 #include "kselftest.h"
 
@@ -40,6 +48,9 @@
 static char *device = "rxe0";
 module_param(device, charp, 0444);
 MODULE_PARM_DESC(device, "RDMA device to test on (port 1)");
+static bool pause_send;
+module_param(pause_send, bool, 0444);
+MODULE_PARM_DESC(pause_send, "only send a SIDR_REQ held at a pause point");
 
 struct st_event {
 	struct ib_cm_id *id;
@@ -677,6 +688,58 @@ out:
 	ib_destroy_cm_id(listen);
 }
 
+/* ---- a sender held while the device goes (pause_send=1) ------------ */
+
+static struct {
+	struct ib_cm_id *id;
+	struct ib_cm_sidr_req_param req;
+	struct work_struct work;
+	int ret;
+} held;
+
+static int held_handler(struct ib_cm_id *id, const struct ib_cm_event *ev)
+{
+	return 0;
+}
+
+static void held_send(struct work_struct *work)
+{
+	held.ret = ib_send_cm_sidr_req(held.id, &held.req);
+}
+
+/*
+ * Start the held sender; on return the CM holds its own GID entry and we
+ * hold no reference to the device, so only the sender's step can keep
+ * the device's removal from finishing.
+ */
+static void start_held_send(void)
+{
+	held.id = ib_create_cm_id(st.dev, held_handler, NULL);
+	if (IS_ERR(held.id)) {
+		KST_FAIL("ib_create_cm_id: %ld", PTR_ERR(held.id));
+		held.id = NULL;
+		return;
+	}
+	held.req.path = &st.path;
+	held.req.service_id = ST_SID_SIDR;
+	held.req.timeout_ms = 2000;
+	held.req.max_cm_retries = 1;
+	INIT_WORK(&held.work, held_send);
+	atomic_set(&ib_test_pause_armed[IB_TEST_PAUSE_CM_MAKE_BUF], 1);
+	queue_work(system_unbound_wq, &held.work);
+	CHECK(ib_test_pause_wait_paused(IB_TEST_PAUSE_CM_MAKE_BUF, 20000),
+	      "the SIDR_REQ never reached ib_test_pause/cm_make_buf");
+}
+
+static void stop_held_send(void)
+{
+	if (!held.id)
+		return;
+	flush_work(&held.work);
+	pr_info("cm_selftest: pause_send: SIDR_REQ returned %d\n", held.ret);
+	ib_destroy_cm_id(held.id);
+}
+
 static int __init cm_selftest_init(void)
 {
 	spin_lock_init(&st.lock);
@@ -688,6 +751,10 @@ static int __init cm_selftest_init(void)
 	if (st_find_self()) {
 		KST_FAIL("%s has no IPv4 RoCEv2 GID", device);
 		goto put;
+	}
+	if (pause_send) {
+		start_held_send();
+		goto gid;
 	}
 	if (st_setup_verbs()) {
 		KST_FAIL("cannot set up QPs");
@@ -702,6 +769,7 @@ static int __init cm_selftest_init(void)
 	test_req_flushed();
 verbs:
 	st_teardown_verbs();
+gid:
 	rdma_put_gid_attr(st.gid);
 put:
 	ib_device_put(st.dev);
@@ -712,6 +780,7 @@ out:
 
 static void __exit cm_selftest_exit(void)
 {
+	stop_held_send();
 }
 
 module_init(cm_selftest_init);

@@ -14,6 +14,10 @@
  * complete meanwhile on one CPU) fill the port's send backlog; mad.sh
  * checks the drop counters they leave in debugfs.
  *
+ * With in_recovery=1 (mad.sh forces QP1 to ERR first, with the test-only
+ * pause point ib_test_pause/mad_recover armed) it checks the backlog's
+ * cap while QP1 is held in recovery instead, then the round trip again.
+ *
  * The result is one line, "mad_selftest: N passed, M failed"; the module
  * stays loaded until rmmod and does nothing more.
  */
@@ -26,6 +30,7 @@
 #include <net/ipv6.h>
 #include <ordma/ib_core.h>
 #include <ordma/ib_mad.h>
+#include <ordma/test_pause.h>
 
 #include "kselftest.h"
 
@@ -42,6 +47,9 @@
 static char *device = "rxe0";
 module_param(device, charp, 0444);
 MODULE_PARM_DESC(device, "RDMA device to test on (port 1)");
+static bool in_recovery;
+module_param(in_recovery, bool, 0444);
+MODULE_PARM_DESC(in_recovery, "only the backlog test, QP1 held in recovery");
 
 static struct {
 	struct ib_device *dev;
@@ -752,6 +760,55 @@ static void test_backlog_cap(void)
 }
 
 /*
+ * QP1 is in ERR and its recovery held (ib_test_pause/mad_recover): every
+ * send waits on the backlog, nothing drains it.  ST_MAX_BACKLOG + 40
+ * sends: 40 end at once with IB_WC_GENERAL_ERR (mad.sh: counted in
+ * tx_dropped_backlog_full), no other completes while QP1 is down; once
+ * the recovery is let go, the ST_MAX_BACKLOG waiting ones go out.
+ */
+static void test_backlog_in_recovery(void)
+{
+	enum { EXTRA = 40, N = ST_MAX_BACKLOG + EXTRA };
+	int done = atomic_read(&st.client_sends_done);
+	int ok = atomic_read(&st.client_sends_ok);
+	int failed = atomic_read(&st.client_sends_general_err);
+	struct ib_mad_send_buf *sb;
+	int i, posted = 0;
+
+	if (!CHECK(ib_test_pause_wait_paused(IB_TEST_PAUSE_MAD_RECOVER, 20000),
+		   "QP1's recovery is not held at ib_test_pause/mad_recover"))
+		return;
+	for (i = 0; i < N; i++) {
+		sb = st_request(ST_CLASS, IB_MGMT_METHOD_SEND, 0xb000 + i, 0, 0);
+		if (IS_ERR(sb))
+			break;
+		if (ib_post_send_mad(sb)) {
+			ib_free_send_mad(sb);
+			break;
+		}
+		posted++;
+	}
+	ST_CHECK(posted == N);
+	msleep(500);	/* the refused ones' handlers run from a work */
+	CHECK(atomic_read(&st.client_sends_general_err) - failed == EXTRA,
+	      "%d refused, not %d",
+	      atomic_read(&st.client_sends_general_err) - failed, EXTRA);
+	CHECK(atomic_read(&st.client_sends_done) - done == EXTRA,
+	      "%d done while QP1 is down, not %d",
+	      atomic_read(&st.client_sends_done) - done, EXTRA);
+	ST_CHECK(kst_debugfs_write("ib_test_pause/mad_recover", "0") == 0);
+	for (i = 0; i < 1500 &&
+	     atomic_read(&st.client_sends_done) - done < posted; i++)
+		msleep(20);
+	CHECK(atomic_read(&st.client_sends_ok) - ok == ST_MAX_BACKLOG,
+	      "%d of the backlogged sends went out after the recovery, not %d",
+	      atomic_read(&st.client_sends_ok) - ok, ST_MAX_BACKLOG);
+	pr_info("mad_selftest: in recovery: %d sends, %d refused, %d sent after\n",
+		posted, atomic_read(&st.client_sends_general_err) - failed,
+		atomic_read(&st.client_sends_ok) - ok);
+}
+
+/*
  * Requests to an agent whose handler does not return: it holds one, and
  * ST_MAX_QUEUED more wait; the rest are dropped (mad.sh: counted in
  * rx_dropped_agent_busy).  1 + ST_MAX_QUEUED + 200 of them, in rounds
@@ -847,7 +904,10 @@ static int __init mad_selftest_init(void)
 		goto put;
 	}
 	test_registration();
-	if (st.client && st.server && st.sink) {
+	if (st.client && st.server && st.sink && in_recovery) {
+		test_backlog_in_recovery();
+		test_request_response();
+	} else if (st.client && st.server && st.sink) {
 		test_request_response();
 		test_timeout_with_retries();
 		test_send_without_response();

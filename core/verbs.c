@@ -455,6 +455,9 @@ EXPORT_SYMBOL(ib_query_qp);
 
 int ib_destroy_qp(struct ib_qp *qp)
 {
+	/* A taken MR would be deregistered by nobody. */
+	WARN_ONCE(qp->mrs_used, "%s: QP %u destroyed with %d pool MRs taken\n",
+		  ib_device_name(qp->device), qp->qp_num, qp->mrs_used);
 	return ib_destroy_qp_user(qp, NULL);
 }
 EXPORT_SYMBOL(ib_destroy_qp);

@@ -21,6 +21,7 @@
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
@@ -418,6 +419,7 @@ struct ib_mr {
 	int access;		/* IB_ACCESS_* */
 	enum ib_mr_type type;	/* IB_MR_TYPE_USER / _DMA / _MEM_REG */
 	unsigned int page_size;	/* MEM_REG: of the page list */
+	struct list_head qp_entry;	/* on a QP's MR pool (core/mr_pool.c) */
 };
 
 enum ib_mw_type {
@@ -605,6 +607,11 @@ struct ib_qp {
 	u32 qp_num;
 	enum ib_qp_type qp_type;
 	u32 port_num;
+	/* MR pools of kernel consumers (core/mr_pool.c), under mr_lock. */
+	spinlock_t mr_lock;
+	int mrs_used;			/* taken out of any pool */
+	struct list_head rdma_mrs;
+	struct list_head sig_mrs;
 };
 
 /*
@@ -1284,6 +1291,20 @@ int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
 int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
 		   unsigned int *sg_offset,
 		   int (*set_page)(struct ib_mr *mr, u64 addr));
+
+/*
+ * MR pools, as in-tree: @nr MRs of ib_alloc_mr(qp->pd, @type, @max_num_sg)
+ * kept on a list of the QP (qp->rdma_mrs or qp->sig_mrs).  get takes one
+ * (NULL when none is left) and counts it in qp->mrs_used; put gives it
+ * back; destroy deregisters those on the list (the taken ones must be put
+ * first).  IB_MR_TYPE_INTEGRITY (@max_num_meta_sg) is not supported.
+ */
+int ib_mr_pool_init(struct ib_qp *qp, struct list_head *list, int nr,
+		    enum ib_mr_type type, u32 max_num_sg, u32 max_num_meta_sg);
+struct ib_mr *ib_mr_pool_get(struct ib_qp *qp, struct list_head *list);
+void ib_mr_pool_put(struct ib_qp *qp, struct list_head *list,
+		    struct ib_mr *mr);
+void ib_mr_pool_destroy(struct ib_qp *qp, struct list_head *list);
 
 /* The next variant of a key: its low 8 bits counted up. */
 static inline u32 ib_inc_rkey(u32 rkey)

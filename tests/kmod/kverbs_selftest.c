@@ -782,6 +782,98 @@ out_pages:
 	kfree(seen);
 }
 
+/* What `rdma res` counts on @dev, per kind. */
+static void kt_res(struct ib_device *dev, int *res)
+{
+	int i;
+
+	for (i = 0; i < IB_RES_MAX; i++)
+		res[i] = atomic_read(&dev->res_count[i]);
+}
+
+/* ---- MR pools ------------------------------------------------------- */
+
+#define POOL_NR		4
+
+/*
+ * A pool of POOL_NR on a QP: get hands out distinct MRs until it is
+ * empty, mrs_used follows, put makes exactly that MR available again, and
+ * destroy deregisters all of them (`rdma res` MR count back; slub_debug
+ * would see a leak or a use after free).  A pool that cannot be filled
+ * leaves nothing behind.
+ */
+static void kt_mr_pool(struct kt *t)
+{
+	struct ib_mr *got[POOL_NR + 1] = {};
+	int before[IB_RES_MAX], during[IB_RES_MAX], after[IB_RES_MAX];
+	u32 too_many = t->dev->attrs.max_fast_reg_page_list_len + 1;
+	struct ib_qp *qp;
+	struct ib_mr *again;
+	int i, j, ret;
+
+	qp = kt_qp(t, IB_QPT_RC, t->cq, t->cq);
+	if (!CHECK(!IS_ERR(qp), "pool QP: %ld", PTR_ERR(qp)))
+		return;
+	ST_CHECK(list_empty(&qp->rdma_mrs) && list_empty(&qp->sig_mrs) &&
+		 qp->mrs_used == 0);
+	kt_res(t->dev, before);
+
+	ret = ib_mr_pool_init(qp, &qp->rdma_mrs, POOL_NR, IB_MR_TYPE_MEM_REG,
+			      too_many, 0);
+	kt_res(t->dev, during);
+	CHECK(ret == -EINVAL && list_empty(&qp->rdma_mrs) &&
+	      during[IB_RES_MR] == before[IB_RES_MR],
+	      "pool of unmakeable MRs: %d, MRs %d -> %d", ret,
+	      before[IB_RES_MR], during[IB_RES_MR]);
+	ret = ib_mr_pool_init(qp, &qp->sig_mrs, 1, IB_MR_TYPE_INTEGRITY, 2, 2);
+	CHECK(ret == -EOPNOTSUPP && list_empty(&qp->sig_mrs),
+	      "integrity pool: %d", ret);
+
+	ret = ib_mr_pool_init(qp, &qp->rdma_mrs, POOL_NR, IB_MR_TYPE_MEM_REG,
+			      2, 0);
+	kt_res(t->dev, during);
+	if (!CHECK(!ret && during[IB_RES_MR] == before[IB_RES_MR] + POOL_NR,
+		   "pool init: %d, MRs %d -> %d", ret, before[IB_RES_MR],
+		   during[IB_RES_MR]))
+		goto out_qp;
+
+	for (i = 0; i <= POOL_NR; i++)
+		got[i] = ib_mr_pool_get(qp, &qp->rdma_mrs);
+	for (i = 0; i < POOL_NR; i++) {
+		CHECK(got[i] && got[i]->type == IB_MR_TYPE_MEM_REG &&
+		      got[i]->pd == t->pd, "pool MR %d: %p", i, got[i]);
+		for (j = 0; j < i; j++)
+			CHECK(got[i] != got[j], "pool MRs %d and %d the same",
+			      j, i);
+	}
+	CHECK(!got[POOL_NR], "get from an empty pool: %p", got[POOL_NR]);
+	CHECK(qp->mrs_used == POOL_NR && list_empty(&qp->rdma_mrs),
+	      "all taken: mrs_used %d", qp->mrs_used);
+
+	ib_mr_pool_put(qp, &qp->rdma_mrs, got[1]);
+	CHECK(qp->mrs_used == POOL_NR - 1, "one put: mrs_used %d",
+	      qp->mrs_used);
+	again = ib_mr_pool_get(qp, &qp->rdma_mrs);
+	CHECK(again == got[1], "get after put: %p, put %p", again, got[1]);
+	CHECK(!ib_mr_pool_get(qp, &qp->rdma_mrs) && qp->mrs_used == POOL_NR,
+	      "empty again: mrs_used %d", qp->mrs_used);
+
+	for (i = 0; i < POOL_NR; i++)
+		if (got[i])
+			ib_mr_pool_put(qp, &qp->rdma_mrs, got[i]);
+	ST_CHECK(qp->mrs_used == 0);
+	ib_mr_pool_destroy(qp, &qp->rdma_mrs);
+	kt_res(t->dev, after);
+	CHECK(list_empty(&qp->rdma_mrs) &&
+	      after[IB_RES_MR] == before[IB_RES_MR],
+	      "pool destroyed: MRs %d -> %d", before[IB_RES_MR],
+	      after[IB_RES_MR]);
+	ib_mr_pool_destroy(qp, &qp->rdma_mrs);	/* empty: nothing to do */
+out_qp:
+	ret = ib_destroy_qp(qp);
+	CHECK(!ret, "destroy pool QP: %d", ret);
+}
+
 /* ---- UD (and the GSI QP) -------------------------------------------- */
 
 /* Send @len bytes from @from to @to (qkey @qkey) and check the receive. */
@@ -908,14 +1000,6 @@ static void kt_gsi(struct kt *t)
 
 /* ---- the run -------------------------------------------------------- */
 
-static void kt_res(struct ib_device *dev, int *res)
-{
-	int i;
-
-	for (i = 0; i < IB_RES_MAX; i++)
-		res[i] = atomic_read(&dev->res_count[i]);
-}
-
 static void kt_run(struct kt *t)
 {
 	int before[IB_RES_MAX], during[IB_RES_MAX], after[IB_RES_MAX];
@@ -957,6 +1041,7 @@ static void kt_run(struct kt *t)
 	kt_rc(t);
 	kt_drain(t);
 	kt_fastreg(t);
+	kt_mr_pool(t);
 	kt_ud(t);
 	kt_gsi(t);
 

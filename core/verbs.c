@@ -313,6 +313,10 @@ void ib_free_cq(struct ib_cq *cq)
 {
 	int ret;
 
+	if (WARN_ONCE(cq->shared, "%s: ib_free_cq() of a pool CQ\n",
+		      ib_device_name(cq->device)))
+		return;
+
 	if (cq->poll_ctx != IB_POLL_DIRECT) {
 		WRITE_ONCE(cq->poll_stopping, true);
 		/* a handler that saw the flag clear has queued by now */

@@ -29,6 +29,11 @@ static inline struct ib_port_data *ib_port(struct ib_device *ibdev, u32 port)
 extern struct class ib_class;
 int ib_devices_init(void);
 void ib_devices_exit(void);
+
+/* Shared CQ pools of a device (cq_pool.c). */
+void ib_cq_pools_init(struct ib_device *dev);
+void ib_cq_pool_cleanup(struct ib_device *dev);
+
 /*
  * Iterate registered devices from *index on; returns a referenced device
  * (drop with ib_device_put()) and advances *index, or NULL at the end.

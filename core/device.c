@@ -347,6 +347,7 @@ struct ib_device *_ib_alloc_device(size_t size)
 	xa_init_flags(&ibdev->client_data, XA_FLAGS_ALLOC);
 	init_rwsem(&ibdev->event_handler_rwsem);
 	INIT_LIST_HEAD(&ibdev->event_handler_list);
+	ib_cq_pools_init(ibdev);
 	return ibdev;
 }
 EXPORT_SYMBOL(_ib_alloc_device);
@@ -637,6 +638,7 @@ static void unregister_and_free(struct ib_device *ibdev, bool caller_ref)
 	/* Drop the registration's reference and wait for lookups to end. */
 	ib_device_put(ibdev);
 	wait_for_completion(&ibdev->unreg_completion);
+	ib_cq_pool_cleanup(ibdev);
 
 	ib_sysfs_cleanup(ibdev);
 	device_del(&ibdev->dev);

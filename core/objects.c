@@ -202,6 +202,9 @@ struct ib_qp *ib_create_qp_user(struct ib_pd *pd,
 	qp->qp_context = init->qp_context;
 	qp->qp_type = init->qp_type;
 	qp->port_num = init->port_num;
+	spin_lock_init(&qp->mr_lock);
+	INIT_LIST_HEAD(&qp->rdma_mrs);
+	INIT_LIST_HEAD(&qp->sig_mrs);
 	ret = ibdev->ops.create_qp(qp, init, udata);
 	if (ret) {
 		kfree(qp);

@@ -313,6 +313,10 @@ void ib_free_cq(struct ib_cq *cq)
 {
 	int ret;
 
+	if (WARN_ONCE(cq->shared, "%s: ib_free_cq() of a pool CQ\n",
+		      ib_device_name(cq->device)))
+		return;
+
 	if (cq->poll_ctx != IB_POLL_DIRECT) {
 		WRITE_ONCE(cq->poll_stopping, true);
 		/* a handler that saw the flag clear has queued by now */
@@ -455,6 +459,9 @@ EXPORT_SYMBOL(ib_query_qp);
 
 int ib_destroy_qp(struct ib_qp *qp)
 {
+	/* A taken MR would be deregistered by nobody. */
+	WARN_ONCE(qp->mrs_used, "%s: QP %u destroyed with %d pool MRs taken\n",
+		  ib_device_name(qp->device), qp->qp_num, qp->mrs_used);
 	return ib_destroy_qp_user(qp, NULL);
 }
 EXPORT_SYMBOL(ib_destroy_qp);

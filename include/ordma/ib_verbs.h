@@ -21,6 +21,7 @@
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
@@ -355,6 +356,11 @@ struct ib_cq {
 	bool poll_stopping;		/* ib_free_cq() began */
 	struct ib_wc *poll_wc;		/* a batch of completions */
 	struct work_struct poll_work;
+	/* Shared CQs of ib_cq_pool_get() (core/cq_pool.c). */
+	bool shared;			/* in a device's pool: not ib_free_cq() */
+	u32 comp_vector;
+	unsigned int cqe_used;		/* handed out, under cq_pools_lock */
+	struct list_head pool_entry;
 };
 
 /* Memory regions and windows */
@@ -418,6 +424,7 @@ struct ib_mr {
 	int access;		/* IB_ACCESS_* */
 	enum ib_mr_type type;	/* IB_MR_TYPE_USER / _DMA / _MEM_REG */
 	unsigned int page_size;	/* MEM_REG: of the page list */
+	struct list_head qp_entry;	/* on a QP's MR pool (core/mr_pool.c) */
 };
 
 enum ib_mw_type {
@@ -605,6 +612,11 @@ struct ib_qp {
 	u32 qp_num;
 	enum ib_qp_type qp_type;
 	u32 port_num;
+	/* MR pools of kernel consumers (core/mr_pool.c), under mr_lock. */
+	spinlock_t mr_lock;
+	int mrs_used;			/* taken out of any pool */
+	struct list_head rdma_mrs;
+	struct list_head sig_mrs;
 };
 
 /*
@@ -989,6 +1001,18 @@ enum ib_res_kind {
 	IB_RES_MAX
 };
 
+/* Where the completions of an ib_alloc_cq() CQ are handled. */
+enum ib_poll_context {
+	IB_POLL_DIRECT,			/* the consumer calls ib_poll_cq() */
+	IB_POLL_SOFTIRQ,		/* ->done() in softirq context */
+	IB_POLL_WORKQUEUE,		/* ->done() from a work item */
+	IB_POLL_UNBOUND_WORKQUEUE,	/* same, unbound workqueue */
+};
+
+/* The poll contexts with a CQ pool: all but IB_POLL_DIRECT. */
+#define IB_CQ_POOLS			(IB_POLL_UNBOUND_WORKQUEUE)
+#define IB_CQ_POOL_INDEX(poll_ctx)	((poll_ctx) - IB_POLL_SOFTIRQ)
+
 /*
  * One RDMA device.  Lifetime: the embedded struct device owns the memory;
  * @refcount counts users that found the device through the registry, and
@@ -1026,6 +1050,10 @@ struct ib_device {
 
 	/* Live objects per kind, for `rdma res`; kept by ib_uverbs. */
 	atomic_t res_count[IB_RES_MAX];
+
+	/* Shared CQs (core/cq_pool.c), one list per IB_CQ_POOL_INDEX(). */
+	spinlock_t cq_pools_lock;
+	struct list_head cq_pools[IB_CQ_POOLS];
 };
 
 static inline const char *ib_device_name(const struct ib_device *ibdev)
@@ -1192,13 +1220,17 @@ int rdma_ah_attr_resolve(struct ib_device *ibdev, struct ib_ah_attr *attr);
  * errnos; creation and destruction may sleep; post/poll/notify do not.
  */
 
-/* Where the completions of an ib_alloc_cq() CQ are handled. */
-enum ib_poll_context {
-	IB_POLL_DIRECT,			/* the consumer calls ib_poll_cq() */
-	IB_POLL_SOFTIRQ,		/* ->done() in softirq context */
-	IB_POLL_WORKQUEUE,		/* ->done() from a work item */
-	IB_POLL_UNBOUND_WORKQUEUE,	/* same, unbound workqueue */
-};
+/*
+ * Shared CQs, as in-tree: a consumer's queue takes room for @nr_cqe
+ * completions on a CQ of the device's pool for @poll_ctx (not DIRECT),
+ * on completion vector @comp_vector_hint (any when negative); the CQ may
+ * serve other queues too, so WRs must carry a wr_cqe.  put gives the room
+ * back; the CQs themselves live until the device is unregistered.
+ */
+struct ib_cq *ib_cq_pool_get(struct ib_device *dev, unsigned int nr_cqe,
+			     int comp_vector_hint,
+			     enum ib_poll_context poll_ctx);
+void ib_cq_pool_put(struct ib_cq *cq, unsigned int nr_cqe);
 
 /* A PD with pd->local_dma_lkey set; @flags must be 0. */
 struct ib_pd *ib_alloc_pd(struct ib_device *device, unsigned int flags);
@@ -1284,6 +1316,20 @@ int ib_map_mr_sg(struct ib_mr *mr, struct scatterlist *sg, int sg_nents,
 int ib_sg_to_pages(struct ib_mr *mr, struct scatterlist *sgl, int sg_nents,
 		   unsigned int *sg_offset,
 		   int (*set_page)(struct ib_mr *mr, u64 addr));
+
+/*
+ * MR pools, as in-tree: @nr MRs of ib_alloc_mr(qp->pd, @type, @max_num_sg)
+ * kept on a list of the QP (qp->rdma_mrs or qp->sig_mrs).  get takes one
+ * (NULL when none is left) and counts it in qp->mrs_used; put gives it
+ * back; destroy deregisters those on the list (the taken ones must be put
+ * first).  IB_MR_TYPE_INTEGRITY (@max_num_meta_sg) is not supported.
+ */
+int ib_mr_pool_init(struct ib_qp *qp, struct list_head *list, int nr,
+		    enum ib_mr_type type, u32 max_num_sg, u32 max_num_meta_sg);
+struct ib_mr *ib_mr_pool_get(struct ib_qp *qp, struct list_head *list);
+void ib_mr_pool_put(struct ib_qp *qp, struct list_head *list,
+		    struct ib_mr *mr);
+void ib_mr_pool_destroy(struct ib_qp *qp, struct list_head *list);
 
 /* The next variant of a key: its low 8 bits counted up. */
 static inline u32 ib_inc_rkey(u32 rkey)

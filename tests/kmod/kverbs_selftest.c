@@ -54,6 +54,7 @@ struct kt {
 	struct ib_cq *wq_cq;	/* IB_POLL_WORKQUEUE: B's receives */
 	struct ib_cq *sirq_cq;	/* IB_POLL_SOFTIRQ: UD receives */
 	struct ib_mr *mr;	/* remote-access DMA MR */
+	int pool_cqs;		/* shared CQs made: they outlive the test */
 	u8 *a_buf, *b_buf;
 };
 
@@ -782,6 +783,249 @@ out_pages:
 	kfree(seen);
 }
 
+/* What `rdma res` counts on @dev, per kind. */
+static void kt_res(struct ib_device *dev, int *res)
+{
+	int i;
+
+	for (i = 0; i < IB_RES_MAX; i++)
+		res[i] = atomic_read(&dev->res_count[i]);
+}
+
+/* ---- MR pools ------------------------------------------------------- */
+
+#define POOL_NR		4
+
+/*
+ * A pool of POOL_NR on a QP: get hands out distinct MRs until it is
+ * empty, mrs_used follows, put makes exactly that MR available again, and
+ * destroy deregisters all of them (`rdma res` MR count back; slub_debug
+ * would see a leak or a use after free).  A pool that cannot be filled
+ * leaves nothing behind.
+ */
+static void kt_mr_pool(struct kt *t)
+{
+	struct ib_mr *got[POOL_NR + 1] = {};
+	int before[IB_RES_MAX], during[IB_RES_MAX], after[IB_RES_MAX];
+	u32 too_many = t->dev->attrs.max_fast_reg_page_list_len + 1;
+	struct ib_qp *qp;
+	struct ib_mr *again;
+	int i, j, ret;
+
+	qp = kt_qp(t, IB_QPT_RC, t->cq, t->cq);
+	if (!CHECK(!IS_ERR(qp), "pool QP: %ld", PTR_ERR(qp)))
+		return;
+	ST_CHECK(list_empty(&qp->rdma_mrs) && list_empty(&qp->sig_mrs) &&
+		 qp->mrs_used == 0);
+	kt_res(t->dev, before);
+
+	ret = ib_mr_pool_init(qp, &qp->rdma_mrs, POOL_NR, IB_MR_TYPE_MEM_REG,
+			      too_many, 0);
+	kt_res(t->dev, during);
+	CHECK(ret == -EINVAL && list_empty(&qp->rdma_mrs) &&
+	      during[IB_RES_MR] == before[IB_RES_MR],
+	      "pool of unmakeable MRs: %d, MRs %d -> %d", ret,
+	      before[IB_RES_MR], during[IB_RES_MR]);
+	ret = ib_mr_pool_init(qp, &qp->sig_mrs, 1, IB_MR_TYPE_INTEGRITY, 2, 2);
+	CHECK(ret == -EOPNOTSUPP && list_empty(&qp->sig_mrs),
+	      "integrity pool: %d", ret);
+
+	ret = ib_mr_pool_init(qp, &qp->rdma_mrs, POOL_NR, IB_MR_TYPE_MEM_REG,
+			      2, 0);
+	kt_res(t->dev, during);
+	if (!CHECK(!ret && during[IB_RES_MR] == before[IB_RES_MR] + POOL_NR,
+		   "pool init: %d, MRs %d -> %d", ret, before[IB_RES_MR],
+		   during[IB_RES_MR]))
+		goto out_qp;
+
+	for (i = 0; i <= POOL_NR; i++)
+		got[i] = ib_mr_pool_get(qp, &qp->rdma_mrs);
+	for (i = 0; i < POOL_NR; i++) {
+		CHECK(got[i] && got[i]->type == IB_MR_TYPE_MEM_REG &&
+		      got[i]->pd == t->pd, "pool MR %d: %p", i, got[i]);
+		for (j = 0; j < i; j++)
+			CHECK(got[i] != got[j], "pool MRs %d and %d the same",
+			      j, i);
+	}
+	CHECK(!got[POOL_NR], "get from an empty pool: %p", got[POOL_NR]);
+	CHECK(qp->mrs_used == POOL_NR && list_empty(&qp->rdma_mrs),
+	      "all taken: mrs_used %d", qp->mrs_used);
+
+	ib_mr_pool_put(qp, &qp->rdma_mrs, got[1]);
+	CHECK(qp->mrs_used == POOL_NR - 1, "one put: mrs_used %d",
+	      qp->mrs_used);
+	again = ib_mr_pool_get(qp, &qp->rdma_mrs);
+	CHECK(again == got[1], "get after put: %p, put %p", again, got[1]);
+	CHECK(!ib_mr_pool_get(qp, &qp->rdma_mrs) && qp->mrs_used == POOL_NR,
+	      "empty again: mrs_used %d", qp->mrs_used);
+
+	for (i = 0; i < POOL_NR; i++)
+		if (got[i])
+			ib_mr_pool_put(qp, &qp->rdma_mrs, got[i]);
+	ST_CHECK(qp->mrs_used == 0);
+	ib_mr_pool_destroy(qp, &qp->rdma_mrs);
+	kt_res(t->dev, after);
+	CHECK(list_empty(&qp->rdma_mrs) &&
+	      after[IB_RES_MR] == before[IB_RES_MR],
+	      "pool destroyed: MRs %d -> %d", before[IB_RES_MR],
+	      after[IB_RES_MR]);
+	ib_mr_pool_destroy(qp, &qp->rdma_mrs);	/* empty: nothing to do */
+out_qp:
+	ret = ib_destroy_qp(qp);
+	CHECK(!ret, "destroy pool QP: %d", ret);
+}
+
+/* ---- shared CQs ----------------------------------------------------- */
+
+#define CQP_NR		16	/* CQEs each queue asks of the pool */
+
+/* A signaled SEND of @len bytes of @buf whose completion goes to @tx. */
+static int kt_send_to_cqe(struct kt *t, struct ib_qp *qp, struct kt_rx *tx,
+			  void *buf, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = ib_dma_map_single(t->dev, buf, len, DMA_TO_DEVICE),
+		.length = len,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &tx->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	kt_rx_init(tx);
+	return ib_post_send(qp, &wr, NULL);
+}
+
+/* @wc of @qp: successful, @opcode, @len bytes (receives), in softirq. */
+static void kt_check_pool_wc(struct kt_rx *c, const char *what,
+			     struct ib_qp *qp, int opcode, u32 len)
+{
+	if (!CHECK(kt_wait_rx(c), "%s: ->done() called", what))
+		return;
+	CHECK(c->wc.status == IB_WC_SUCCESS && c->wc.qp == qp &&
+	      c->wc.opcode == opcode && (!len || c->wc.byte_len == len) &&
+	      c->in_softirq,
+	      "%s: status %d qp %u opcode %d len %u softirq %d", what,
+	      c->wc.status, c->wc.qp ? c->wc.qp->qp_num : 0, c->wc.opcode,
+	      c->wc.byte_len, c->in_softirq);
+}
+
+/*
+ * Two RC QPs on one pool CQ, each sending to the other: every completion
+ * reaches its own WR's ->done() with the right QP.
+ */
+static void kt_cq_pool_xfer(struct kt *t, struct ib_cq *cq)
+{
+	struct kt_rx rx_a, rx_b, tx_a, tx_b;
+	u8 *a_rx = t->a_buf + BUF_SIZE / 2, *b_rx = t->b_buf + BUF_SIZE / 2;
+	struct ib_qp *qa, *qb;
+	int ret;
+
+	qa = kt_qp(t, IB_QPT_RC, cq, cq);
+	if (!CHECK(!IS_ERR(qa), "pool CQ QP a: %ld", PTR_ERR(qa)))
+		return;
+	qb = kt_qp(t, IB_QPT_RC, cq, cq);
+	if (!CHECK(!IS_ERR(qb), "pool CQ QP b: %ld", PTR_ERR(qb)))
+		goto out_a;
+	ret = kt_rc_connect(t, qa, qb->qp_num, 300);
+	if (!ret)
+		ret = kt_rc_connect(t, qb, qa->qp_num, 300);
+	if (!CHECK(!ret, "connect pool CQ QPs: %d", ret))
+		goto out_b;
+
+	kt_fill(t->a_buf, BUF_SIZE / 2, 5);
+	kt_fill(t->b_buf, BUF_SIZE / 2, 6);
+	memset(a_rx, 0, BUF_SIZE / 2);
+	memset(b_rx, 0, BUF_SIZE / 2);
+	kt_rx_init(&rx_a);
+	kt_rx_init(&rx_b);
+	ret = kt_post_recv(qa, &rx_a, 0, a_rx, BUF_SIZE / 2,
+			   t->pd->local_dma_lkey);
+	ret = ret ?: kt_post_recv(qb, &rx_b, 0, b_rx, BUF_SIZE / 2,
+				  t->pd->local_dma_lkey);
+	ret = ret ?: kt_send_to_cqe(t, qa, &tx_a, t->a_buf, 2000);
+	ret = ret ?: kt_send_to_cqe(t, qb, &tx_b, t->b_buf, 1500);
+	if (!CHECK(!ret, "post on pool CQ QPs: %d", ret))
+		goto out_b;
+
+	kt_check_pool_wc(&tx_a, "a's send", qa, IB_WC_SEND, 0);
+	kt_check_pool_wc(&tx_b, "b's send", qb, IB_WC_SEND, 0);
+	kt_check_pool_wc(&rx_b, "b's recv", qb, IB_WC_RECV, 2000);
+	kt_check_pool_wc(&rx_a, "a's recv", qa, IB_WC_RECV, 1500);
+	CHECK(!memcmp(b_rx, t->a_buf, 2000) && !memcmp(a_rx, t->b_buf, 1500),
+	      "data both ways over the pool CQ");
+out_b:
+	ret = ib_destroy_qp(qb);
+	CHECK(!ret, "destroy pool CQ QP b: %d", ret);
+out_a:
+	ret = ib_destroy_qp(qa);
+	CHECK(!ret, "destroy pool CQ QP a: %d", ret);
+}
+
+/*
+ * The softirq pool: two gets share a CQ while it has room, one that does
+ * not fit gets another, put gives room back, other contexts have their
+ * own pool and DIRECT none.  The pool CQs stay (counted in t->pool_cqs)
+ * until rxe0 is deleted: the guest script unloads ib_core after that.
+ */
+static void kt_cq_pool(struct kt *t)
+{
+	int before[IB_RES_MAX], after[IB_RES_MAX];
+	struct ib_cq *a, *b, *big, *wq, *again;
+	unsigned int used, n_big;
+
+	kt_res(t->dev, before);
+	CHECK(PTR_ERR(ib_cq_pool_get(t->dev, CQP_NR, 0, IB_POLL_DIRECT)) ==
+	      -EINVAL, "no DIRECT pool");
+	a = ib_cq_pool_get(t->dev, CQP_NR, 0, IB_POLL_SOFTIRQ);
+	if (!CHECK(!IS_ERR(a), "pool get: %ld", PTR_ERR(a)))
+		return;
+	used = a->cqe_used;
+	b = ib_cq_pool_get(t->dev, CQP_NR, 0, IB_POLL_SOFTIRQ);
+	if (!CHECK(b == a, "second get shares the CQ: %p, %p", b, a)) {
+		if (!IS_ERR(b))
+			ib_cq_pool_put(b, CQP_NR);
+		goto out_a;
+	}
+	CHECK(a->shared && a->poll_ctx == IB_POLL_SOFTIRQ &&
+	      used >= CQP_NR && a->cqe_used == used + CQP_NR,
+	      "shared CQ: cqe %d used %u then %u", a->cqe, used, a->cqe_used);
+
+	n_big = a->cqe - a->cqe_used + 1;
+	big = ib_cq_pool_get(t->dev, n_big, 0, IB_POLL_SOFTIRQ);
+	if (CHECK(!IS_ERR(big) && big != a && big->cqe >= n_big,
+		  "get of %u, more than the room left: %p", n_big, big)) {
+		ib_cq_pool_put(big, n_big);
+		ST_CHECK(big->cqe_used == 0);
+	}
+	wq = ib_cq_pool_get(t->dev, CQP_NR, 0, IB_POLL_WORKQUEUE);
+	if (CHECK(!IS_ERR(wq) && wq != a && wq->poll_ctx == IB_POLL_WORKQUEUE,
+		  "workqueue pool: %p", wq))
+		ib_cq_pool_put(wq, CQP_NR);
+
+	kt_cq_pool_xfer(t, a);
+
+	ib_cq_pool_put(b, CQP_NR);
+	CHECK(a->cqe_used == used, "put gives room back: %u, was %u",
+	      a->cqe_used, used);
+	again = ib_cq_pool_get(t->dev, a->cqe - a->cqe_used, 0,
+			       IB_POLL_SOFTIRQ);
+	if (CHECK(again == a, "get of exactly the room left: %p", again))
+		ib_cq_pool_put(again, a->cqe - used);
+out_a:
+	ib_cq_pool_put(a, CQP_NR);
+	kt_res(t->dev, after);
+	t->pool_cqs = after[IB_RES_CQ] - before[IB_RES_CQ];
+	CHECK(t->pool_cqs >= 3, "pool CQs made: %d", t->pool_cqs);
+	/* tests/guest/kverbs.sh expects them in `rdma res` until rxe0 goes */
+	pr_info(KBUILD_MODNAME ": %d pool CQs stay until the device goes\n",
+		t->pool_cqs);
+}
+
 /* ---- UD (and the GSI QP) -------------------------------------------- */
 
 /* Send @len bytes from @from to @to (qkey @qkey) and check the receive. */
@@ -908,14 +1152,6 @@ static void kt_gsi(struct kt *t)
 
 /* ---- the run -------------------------------------------------------- */
 
-static void kt_res(struct ib_device *dev, int *res)
-{
-	int i;
-
-	for (i = 0; i < IB_RES_MAX; i++)
-		res[i] = atomic_read(&dev->res_count[i]);
-}
-
 static void kt_run(struct kt *t)
 {
 	int before[IB_RES_MAX], during[IB_RES_MAX], after[IB_RES_MAX];
@@ -957,6 +1193,8 @@ static void kt_run(struct kt *t)
 	kt_rc(t);
 	kt_drain(t);
 	kt_fastreg(t);
+	kt_mr_pool(t);
+	kt_cq_pool(t);
 	kt_ud(t);
 	kt_gsi(t);
 
@@ -971,6 +1209,7 @@ out_mr:
 out_pd:
 	ib_dealloc_pd(t->pd);
 	kt_res(t->dev, after);
+	after[IB_RES_CQ] -= t->pool_cqs;	/* freed with the device */
 	CHECK(!memcmp(before, after, sizeof(before)),
 	      "res counts back: pd %d cq %d qp %d mr %d", after[IB_RES_PD],
 	      after[IB_RES_CQ], after[IB_RES_QP], after[IB_RES_MR]);

@@ -114,7 +114,7 @@ done
 # pending at the error, so the sender (retry_cnt 7: retrying forever)
 # never completed its SEND; rdma_server hung in 1 of ~100 runs beside a
 # busy host.  Before the fix 9 of 1800 rounds hung; in-tree 6.1 rxe loses
-# it too (2 of 900 rounds), so only ours is held to it.
+# it too (8 of 600 rounds), so only ours is held to it.
 timeout 600 /oot-src/tests/probes/bin/ack_owed_probe $DEV "$G4" 400 \
 	>"$OUT/ack_owed_probe" 2>&1
 if [ "$OOT_STACK" = ours ]; then

@@ -4,8 +4,9 @@
  *
  *   rdma_rxe/DEV/cqs       one line per CQ: "INDEX CQE COUNT NOTIFY"
  *   rdma_rxe/DEV/qps       one line per QP: its state, send queue indices,
- *                          PSNs, requester flags and its tasks' bits (what
- *                          a hung QP is waiting for)
+ *                          PSNs, requester flags and its tasks' bits, and
+ *                          a second line with the responder's PSN and
+ *                          flags (what a hung QP is waiting for)
  *   rdma_rxe/DEV/cq_post   write "INDEX WR_ID STATUS SOLICITED" to post a
  *                          completion to CQ INDEX with rxe_cq_post(), as
  *                          the data path does; the write fails with its
@@ -65,6 +66,9 @@ static void qps_show_one(struct seq_file *m, struct rxe_qp *qp)
 		   qp->comp.task.flags, qp->comp.task.stopped,
 		   qp->resp.task.flags, qp->resp.task.stopped,
 		   qp->resp.ack_pending);
+	seq_printf(m, "    resp psn %06x ack_psn %06x opcode %d nak_sent %d has_wqe %d rd_active %d\n",
+		   qp->resp.psn, qp->resp.ack_psn, qp->resp.opcode,
+		   qp->resp.nak_sent, qp->resp.has_wqe, qp->resp.rd_active);
 }
 
 static int qps_show(struct seq_file *m, void *unused)

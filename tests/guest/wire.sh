@@ -151,6 +151,29 @@ counters() # -> "name value" lines of rxe0 port 1
 counter() { counters | awk -v n="$1" '$1 == n { print $2 }'; }
 
 # --- run one test -------------------------------------------------------------
+# A test about to run out of time has our QPs' state written to its log
+# first (rxe's debugfs view: PSNs, flags, timers, what each side waits
+# for), while the tool still holds them.  hang_dump_arm SECONDS LOG starts
+# the watchdog, hang_dump_disarm stops it.
+HANG_DUMP_PID=
+hang_dump_arm()
+{
+	[ "$STACK" = ours ] || return 0
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	( sleep "$(($1 - 2))"
+	  { echo "== hang dump at $(date +%s.%N): $DEV's QPs, then CQs"
+	    cat /sys/kernel/debug/rdma_rxe/$DEV/qps /sys/kernel/debug/rdma_rxe/$DEV/cqs
+	    echo "== counters: $(counters | tr '\n' ' ')"
+	  } >>"$2.hang" 2>&1 ) &
+	HANG_DUMP_PID=$!
+}
+hang_dump_disarm()
+{
+	[ -n "$HANG_DUMP_PID" ] || return 0
+	kill "$HANG_DUMP_PID" 2>/dev/null
+	wait "$HANG_DUMP_PID" 2>/dev/null
+	HANG_DUMP_PID=
+}
 FAILS_IN_A_ROW=0
 run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 {
@@ -165,17 +188,21 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 	[ "$ROLE" = server ] && [[ $name == fuzz-* ]] && counters >"$OUT/$name.before"
 	t0=$(date +%s.%N)
 	if [ "$ROLE" = server ]; then
+		hang_dump_arm $STO "$log"
 		# shellcheck disable=SC2086
 		timeout $STO $args >"$log" 2>&1
 		rc=$?
+		hang_dump_disarm
 	else
 		# The server may not listen yet (still on the previous test, or
 		# booting): retry while the connection is refused.
 		local deadline=$(($(date +%s) + WAIT))
 		while :; do
+			hang_dump_arm $TO "$log"
 			# shellcheck disable=SC2086
 			timeout $TO $args >"$log" 2>&1
 			rc=$?
+			hang_dump_disarm
 			[ "$rc" != 0 ] && grep -q "Couldn't connect to $PEER" "$log" &&
 				[ "$(date +%s)" -lt $deadline ] || break
 			sleep 0.3
@@ -189,6 +216,7 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 		FAILS_IN_A_ROW=0
 	else
 		t_result 0 "$name" "exit $rc after ${secs}s: $(grep -v '^ *$' "$log" | tail -n 3 | tr '\n' ' ' | head -c 400)"
+		[ ! -e "$log.hang" ] || sed "s/^/# $name: /" "$log.hang"
 		FAILS_IN_A_ROW=$((FAILS_IN_A_ROW + 1))
 	fi
 	# The figure each tool reports, for the log (not asserted).

@@ -662,6 +662,18 @@ out:
 }
 EXPORT_SYMBOL(rdma_connect);
 
+/*
+ * The in-tree name for a connect from within the id's own handler
+ * (ROUTE_RESOLVED, as nvme-rdma does).  rdma_connect() tells that case
+ * apart itself (cma_lock_handler()), so both are the same call here.
+ */
+int rdma_connect_locked(struct rdma_cm_id *id,
+			struct rdma_conn_param *conn_param)
+{
+	return rdma_connect(id, conn_param);
+}
+EXPORT_SYMBOL(rdma_connect_locked);
+
 static int cma_send_sidr_rep(struct rdma_id_private *p,
 			     enum ib_cm_sidr_status status, u32 qkey,
 			     const void *private_data, u8 len)
@@ -759,6 +771,38 @@ int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 	return ret;
 }
 EXPORT_SYMBOL(rdma_reject);
+
+/*
+ * What a REJECTED event says, for kernel consumers (nvme-rdma reads its
+ * target's NVMe reject record this way).  On RoCE the status is the REJ's
+ * ib_cm reason; only a consumer's own reject (reason 28) carries private
+ * data that means something to the consumer.
+ */
+bool rdma_is_consumer_reject(struct rdma_cm_id *id, int reason)
+{
+	return reason == IB_CM_REJ_CONSUMER_DEFINED;
+}
+EXPORT_SYMBOL(rdma_is_consumer_reject);
+
+const void *rdma_consumer_reject_data(struct rdma_cm_id *id,
+				      struct rdma_cm_event *ev, u8 *data_len)
+{
+	if (ev->event != RDMA_CM_EVENT_REJECTED ||
+	    !rdma_is_consumer_reject(id, ev->status) ||
+	    !ev->param.conn.private_data) {
+		*data_len = 0;
+		return NULL;
+	}
+	*data_len = ev->param.conn.private_data_len;
+	return ev->param.conn.private_data;
+}
+EXPORT_SYMBOL(rdma_consumer_reject_data);
+
+const char *rdma_reject_msg(struct rdma_cm_id *id, int reason)
+{
+	return ibcm_reject_msg(reason);
+}
+EXPORT_SYMBOL(rdma_reject_msg);
 
 int rdma_disconnect(struct rdma_cm_id *id)
 {

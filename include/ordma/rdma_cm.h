@@ -189,9 +189,16 @@ int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 int rdma_resolve_route(struct rdma_cm_id *id, unsigned long timeout_ms);
 int rdma_listen(struct rdma_cm_id *id, int backlog);
 int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *conn_param);
+int rdma_connect_locked(struct rdma_cm_id *id,
+			struct rdma_conn_param *conn_param);
 int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param);
 int rdma_reject(struct rdma_cm_id *id, const void *private_data,
 		u8 private_data_len, u8 reason);
+/* Reads of a REJECTED event (cma/cma_ib.c): its reason, a consumer's data. */
+bool rdma_is_consumer_reject(struct rdma_cm_id *id, int reason);
+const void *rdma_consumer_reject_data(struct rdma_cm_id *id,
+				      struct rdma_cm_event *ev, u8 *data_len);
+const char *rdma_reject_msg(struct rdma_cm_id *id, int reason);
 int rdma_disconnect(struct rdma_cm_id *id);
 int rdma_notify(struct rdma_cm_id *id, enum ib_event_type event);
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ib_qp_attr *qp_attr,

@@ -151,18 +151,23 @@ counters() # -> "name value" lines of rxe0 port 1
 counter() { counters | awk -v n="$1" '$1 == n { print $2 }'; }
 
 # --- run one test -------------------------------------------------------------
-# A test about to run out of time has our QPs' state written to its log
-# first (rxe's debugfs view: PSNs, flags, timers, what each side waits
-# for), while the tool still holds them.  hang_dump_arm SECONDS LOG starts
-# the watchdog, hang_dump_disarm stops it.
+# A test about to run out of time has the QPs' state written to its log
+# first, while the tool still holds them: ours from rxe's debugfs view
+# (PSNs, flags, timers, what each side waits for), stock's from `rdma res`
+# (state, PSNs).  hang_dump_arm SECONDS LOG starts the watchdog,
+# hang_dump_disarm stops it.
 HANG_DUMP_PID=
 hang_dump_arm()
 {
-	[ "$STACK" = ours ] || return 0
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	[ "$STACK" = stock ] ||
+		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	( sleep "$(($1 - 2))"
-	  { echo "== hang dump at $(date +%s.%N): $DEV's QPs, then CQs"
-	    cat /sys/kernel/debug/rdma_rxe/$DEV/qps /sys/kernel/debug/rdma_rxe/$DEV/cqs
+	  { echo "== hang dump at $(date +%s.%N)"
+	    if [ "$STACK" = ours ]; then
+		cat /sys/kernel/debug/rdma_rxe/$DEV/qps /sys/kernel/debug/rdma_rxe/$DEV/cqs
+	    else
+		rdma res show qp link $DEV
+	    fi
 	    echo "== counters: $(counters | tr '\n' ' ')"
 	  } >>"$2.hang" 2>&1 ) &
 	HANG_DUMP_PID=$!

@@ -11,7 +11,9 @@
  *      RC QPs moved by the rdma_cm; a SEND checked byte for byte; the
  *      active side disconnects, both see DISCONNECTED
  *   -> a connect that the listener rejects: REJECTED, reason 28 and the
- *      reject's private data
+ *      reject's private data, also as the consumer helpers read them
+ *      (rdma_is_consumer_reject(), rdma_consumer_reject_data(),
+ *      rdma_reject_msg())
  *   -> a connect whose REQ the MAD layer flushes (ib_mad/flush_sends):
  *      UNREACHABLE at once, not silence
  *   -> the UDP port space: SIDR_REQ/SIDR_REP give the peer's QPN and the
@@ -532,6 +534,40 @@ static void st_put_pair(struct evq *q, struct rdma_cm_id *listen,
 	kfree(q);
 }
 
+/*
+ * The helpers a kernel consumer reads a REJECTED event with, on the event
+ * as the handler saw it (@r's copy of its status and private data): a
+ * consumer's reject, its data; any other reason, none.
+ */
+static void st_reject_reads(struct rdma_cm_id *cli, struct rec *r,
+			    const char *why, size_t why_len)
+{
+	struct rdma_cm_event ev = {
+		.event = RDMA_CM_EVENT_REJECTED,
+		.status = r->status,
+		.param.conn.private_data = r->pdata,
+		.param.conn.private_data_len = IB_CM_REJ_PRIVATE_DATA_SIZE,
+	};
+	const char *msg = rdma_reject_msg(cli, r->status);
+	const void *data;
+	u8 len = 0xff;
+
+	CHECK(rdma_is_consumer_reject(cli, r->status),
+	      "rdma_is_consumer_reject(%d)", r->status);
+	data = rdma_consumer_reject_data(cli, &ev, &len);
+	CHECK(data == r->pdata && len == IB_CM_REJ_PRIVATE_DATA_SIZE &&
+	      !memcmp(data, why, why_len),
+	      "rdma_consumer_reject_data: the REJ's data, len %u", len);
+	CHECK(msg && !strcmp(msg, "consumer defined"), "rdma_reject_msg: %s",
+	      msg ? msg : "(null)");
+	ev.status = IB_CM_REJ_INVALID_SERVICE_ID;
+	len = 0xff;
+	CHECK(!rdma_is_consumer_reject(cli, ev.status) &&
+	      !rdma_consumer_reject_data(cli, &ev, &len) && !len,
+	      "reason %d: not a consumer's reject, no data (len %u)",
+	      ev.status, len);
+}
+
 static void st_reject(void)
 {
 	static const char why[] = "not today";
@@ -563,6 +599,7 @@ static void st_reject(void)
 		      r->status);
 		CHECK(!memcmp(r->pdata, why, sizeof(why)),
 		      "the REJ's private data");
+		st_reject_reads(cli, r, why, sizeof(why));
 	} else {
 		st_dump(q);
 	}

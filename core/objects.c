@@ -210,6 +210,10 @@ struct ib_qp *ib_create_qp_user(struct ib_pd *pd,
 		kfree(qp);
 		return ERR_PTR(ret);
 	}
+	/* A READ's SGEs are bounded by the device as well as by the QP. */
+	qp->max_write_sge = init->cap.max_send_sge;
+	qp->max_read_sge = min_t(u32, init->cap.max_send_sge,
+				 max(ibdev->attrs.max_sge_rd, 0));
 	/* Twice when both are one CQ, as in-tree: destroy gives both back. */
 	atomic_inc(&pd->usecnt);
 	atomic_inc(&qp->send_cq->usecnt);

@@ -34,6 +34,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
+#include <ordma/rw.h>
 #include "core_priv.h"
 
 /* Completions handled per batch, and batches per run of the work. */
@@ -344,6 +345,7 @@ struct ib_qp *ib_create_qp(struct ib_pd *pd, struct ib_qp_init_attr *init)
 	if ((init->qp_type == IB_QPT_GSI || init->qp_type == IB_QPT_SMI) &&
 	    !rdma_is_port_valid(ibdev, init->port_num))
 		return ERR_PTR(-EINVAL);
+	rdma_rw_init_qp(ibdev, init);
 	return ib_create_qp_user(pd, init, NULL, NULL);
 }
 EXPORT_SYMBOL(ib_create_qp);

@@ -538,6 +538,12 @@ struct ib_qp_cap {
 	u32 max_send_sge;
 	u32 max_recv_sge;
 	u32 max_inline_data;
+	/*
+	 * Kernel QPs only: read/write contexts (<ordma/rw.h>) the consumer
+	 * keeps in flight at once; ib_create_qp() adds their WRs to
+	 * @max_send_wr.
+	 */
+	u32 max_rdma_ctxs;
 };
 
 /*
@@ -617,6 +623,9 @@ struct ib_qp {
 	int mrs_used;			/* taken out of any pool */
 	struct list_head rdma_mrs;
 	struct list_head sig_mrs;
+	/* SGEs one RDMA WRITE / READ WR may carry (the made caps). */
+	u32 max_write_sge;
+	u32 max_read_sge;
 };
 
 /*

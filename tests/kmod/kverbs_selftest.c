@@ -15,6 +15,11 @@
  *   -> fast registration of three separate pages (512 bytes into the
  *      first): map checks, REG_MR, RDMA WRITE/READ through the rkey,
  *      LOCAL_INV and SEND_WITH_INV then refuse the rkey; key variants
+ *   -> read/write contexts (rdma_rw_ctx_*) on a pair with 2 SGEs per WR:
+ *      3-, 7- and 1-entry lists at odd offsets written to b_buf and read
+ *      back into other lists byte for byte, WR counts ceil(entries / 2),
+ *      sg_offset into and past the first entry, a context chained to a
+ *      SEND, and the sizes a wire peer could send refused with -EINVAL
  *   -> ib_drain_sq/rq/qp on QPs whose WRs wait for a peer that is not
  *      there: every WR flushed when the drain returns (direct, workqueue
  *      and softirq CQs)
@@ -31,6 +36,7 @@
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <ordma/ib_core.h>
+#include <ordma/rw.h>
 
 #include "kselftest.h"
 
@@ -1150,6 +1156,337 @@ static void kt_gsi(struct kt *t)
 	CHECK(!ret, "destroy GSI: %d", ret);
 }
 
+/* ---- read/write contexts ------------------------------------------- */
+
+#define RW_PAGES	8
+#define RW_MARK		0xee	/* remote bytes no WR may touch */
+#define RW_SGES		2	/* SGEs per WR of the test's send queue */
+
+/* One scatterlist entry: which of the test's pages, where, how long. */
+struct kt_rw_ent {
+	u8 page;
+	u16 off;
+	u16 len;
+};
+
+/* 3 entries with odd offsets and sizes: 1000 + 4096 + 37 = 5133 bytes */
+static const struct kt_rw_ent kt_rw_three[] = {
+	{ 0, 100, 1000 }, { 1, 0, 4096 }, { 2, 3001, 37 },
+};
+/* the same 5133 bytes laid out differently, to read them back into */
+static const struct kt_rw_ent kt_rw_three_back[] = {
+	{ 3, 7, 2000 }, { 4, 1, 3096 }, { 5, 4000, 37 },
+};
+/* 7 entries, more than the QP's 2 SGEs per WR: 7749 bytes in 4 WRs */
+static const struct kt_rw_ent kt_rw_seven[] = {
+	{ 0, 5, 300 }, { 0, 400, 511 }, { 1, 17, 1 }, { 1, 100, 2000 },
+	{ 2, 0, 4096 }, { 3, 333, 777 }, { 3, 2000, 64 },
+};
+/* one entry: the context's own WR, nothing allocated */
+static const struct kt_rw_ent kt_rw_one[] = { { 2, 50, 3000 } };
+static const struct kt_rw_ent kt_rw_one_back[] = { { 6, 1000, 3000 } };
+static const struct kt_rw_ent kt_rw_seven_back[] = {
+	{ 4, 9, 300 }, { 4, 1000, 511 }, { 5, 3, 1 }, { 5, 2000, 2000 },
+	{ 6, 0, 4096 }, { 7, 11, 777 }, { 7, 3000, 64 },
+};
+
+struct kt_rw {
+	struct kt *t;
+	struct ib_qp *a, *b;	/* a posts, b's memory is the remote */
+	struct page *pages[RW_PAGES];
+	struct scatterlist sg[8];
+	u8 *seen;		/* a list's bytes gathered in order */
+};
+
+static u32 kt_rw_set(struct kt_rw *r, const struct kt_rw_ent *e, u32 n)
+{
+	u32 i, total = 0;
+
+	sg_init_table(r->sg, n);
+	for (i = 0; i < n; i++) {
+		sg_set_page(&r->sg[i], r->pages[e[i].page], e[i].len,
+			    e[i].off);
+		total += e[i].len;
+	}
+	return total;
+}
+
+static void kt_rw_gather(struct kt_rw *r, const struct kt_rw_ent *e, u32 n)
+{
+	u8 *out = r->seen;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(out, (u8 *)page_address(r->pages[e[i].page]) + e[i].off,
+		       e[i].len);
+		out += e[i].len;
+	}
+}
+
+/*
+ * One context over @e: init (its WR count must be @want_wrs), post, one
+ * completion through @cqe for the whole context, destroy.
+ */
+static void kt_rw_move(struct kt_rw *r, const struct kt_rw_ent *e, u32 n,
+		       u32 sg_offset, u64 remote, enum dma_data_direction dir,
+		       int want_wrs, const char *what)
+{
+	struct kt *t = r->t;
+	struct rdma_rw_ctx ctx;
+	struct kt_rx done;
+	struct ib_wc wc;
+	int ret;
+
+	kt_rw_set(r, e, n);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, n, sg_offset, remote,
+			       t->mr->rkey, dir);
+	if (!CHECK(ret == want_wrs, "%s: init %d, want %d WRs", what, ret,
+		   want_wrs))
+		return;
+	kt_rx_init(&done);
+	ret = rdma_rw_ctx_post(&ctx, r->a, 1, &done.cqe, NULL);
+	CHECK(!ret, "%s: post %d", what, ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "%s: completion", what))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.wr_cqe == &done.cqe &&
+		      wc.opcode == (dir == DMA_TO_DEVICE ? IB_WC_RDMA_WRITE :
+				    IB_WC_RDMA_READ),
+		      "%s: wc status %d opcode %d", what, wc.status, wc.opcode);
+	CHECK(kst_poll_cq(t->cq, &wc, 50) == 0,
+	      "%s: one completion per context", what);
+	rdma_rw_ctx_destroy(&ctx, r->a, 1, r->sg, n, dir);
+}
+
+/* Write @e to b_buf + @at, check it there, read it back into @back. */
+static void kt_rw_round_trip(struct kt_rw *r, const struct kt_rw_ent *e,
+			     const struct kt_rw_ent *back, u32 n, u32 at,
+			     int want_wrs, const char *what)
+{
+	struct kt *t = r->t;
+	u32 total = 0, i;
+	bool ok;
+
+	for (i = 0; i < RW_PAGES; i++)
+		kt_fill(page_address(r->pages[i]), PAGE_SIZE, 31 * i + at);
+	for (i = 0; i < n; i++) {
+		total += e[i].len;
+		memset((u8 *)page_address(r->pages[back[i].page]) +
+		       back[i].off, 0, back[i].len);
+	}
+	memset(t->b_buf, RW_MARK, BUF_SIZE);
+	kt_rw_gather(r, e, n);
+
+	kt_rw_move(r, e, n, 0, (uintptr_t)t->b_buf + at, DMA_TO_DEVICE,
+		   want_wrs, what);
+	ok = !memcmp(t->b_buf + at, r->seen, total);
+	CHECK(ok && t->b_buf[at - 1] == RW_MARK &&
+	      t->b_buf[at + total] == RW_MARK,
+	      "%s: %u bytes written byte-exact, nothing around", what, total);
+
+	kt_rw_move(r, back, n, 0, (uintptr_t)t->b_buf + at, DMA_FROM_DEVICE,
+		   want_wrs, what);
+	memset(r->seen, 0, total);
+	kt_rw_gather(r, back, n);
+	CHECK(!memcmp(t->b_buf + at, r->seen, total),
+	      "%s: %u bytes read back byte-exact", what, total);
+}
+
+/* sg_offset into the first entry, and past it into the second. */
+static void kt_rw_offsets(struct kt_rw *r)
+{
+	struct kt *t = r->t;
+	const u32 n = ARRAY_SIZE(kt_rw_three);
+	u32 i, skip;
+
+	for (skip = 10; skip <= 1005; skip += 995) {
+		for (i = 0; i < RW_PAGES; i++)
+			kt_fill(page_address(r->pages[i]), PAGE_SIZE, 3 + i);
+		memset(t->b_buf, RW_MARK, BUF_SIZE);
+		kt_rw_gather(r, kt_rw_three, n);
+		/* 3 entries left at 10 bytes in (2 WRs), 2 at 1005 (1 WR) */
+		kt_rw_move(r, kt_rw_three, n, skip, (uintptr_t)t->b_buf + 64,
+			   DMA_TO_DEVICE, skip < 1000 ? 2 : 1, "offset write");
+		CHECK(!memcmp(t->b_buf + 64, r->seen + skip, 5133 - skip) &&
+		      t->b_buf[63] == RW_MARK &&
+		      t->b_buf[64 + 5133 - skip] == RW_MARK,
+		      "sg_offset %u: bytes %u.. of the list written", skip,
+		      skip);
+	}
+}
+
+/* What must be refused before anything is posted, and the sizing calls. */
+static void kt_rw_errors(struct kt_rw *r)
+{
+	struct kt *t = r->t;
+	struct ib_qp_init_attr attr = {};
+	struct rdma_rw_ctx ctx;
+	u64 remote = (uintptr_t)t->b_buf;
+	u32 n = ARRAY_SIZE(kt_rw_three), rkey = t->mr->rkey;
+	int ret;
+
+	kt_rw_set(r, kt_rw_three, n);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, 0, 0, remote, rkey,
+			       DMA_TO_DEVICE);
+	CHECK(ret == -EINVAL, "empty list: %d", ret);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, n, 5133, remote, rkey,
+			       DMA_TO_DEVICE);
+	CHECK(ret == -EINVAL, "sg_offset at the end: %d", ret);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, n, U32_MAX, remote, rkey,
+			       DMA_FROM_DEVICE);
+	CHECK(ret == -EINVAL, "sg_offset U32_MAX: %d", ret);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, n, 0, U64_MAX - 100, rkey,
+			       DMA_TO_DEVICE);
+	CHECK(ret == -EINVAL, "remote range wraps: %d", ret);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, n, 0, remote, rkey,
+			       DMA_BIDIRECTIONAL);
+	CHECK(ret == -EINVAL, "bidirectional: %d", ret);
+	/* 2 x 2 GiB: never touched, the length check comes first */
+	sg_init_table(r->sg, 2);
+	sg_set_page(&r->sg[0], r->pages[0], 0x80000000u, 0);
+	sg_set_page(&r->sg[1], r->pages[0], 0x80000000u, 0);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, 2, 0, remote, rkey,
+			       DMA_TO_DEVICE);
+	CHECK(ret == -EINVAL, "4 GiB transfer: %d", ret);
+
+	CHECK(rdma_rw_mr_factor(t->dev, 1, 64) ==
+	      DIV_ROUND_UP(64, t->dev->attrs.max_sge_rd) &&
+	      rdma_rw_mr_factor(t->dev, 1, 1) == 1,
+	      "mr_factor(64) %u, max_sge_rd %d",
+	      rdma_rw_mr_factor(t->dev, 1, 64), t->dev->attrs.max_sge_rd);
+	attr.cap.max_send_wr = 16;
+	attr.cap.max_rdma_ctxs = 8;
+	rdma_rw_init_qp(t->dev, &attr);
+	CHECK(attr.cap.max_send_wr == 24, "16 WRs + 8 contexts: %u",
+	      attr.cap.max_send_wr);
+	attr.cap.max_rdma_ctxs = U32_MAX;
+	rdma_rw_init_qp(t->dev, &attr);
+	CHECK(attr.cap.max_send_wr == t->dev->attrs.max_qp_wr,
+	      "U32_MAX contexts: %u WRs, max_qp_wr %d", attr.cap.max_send_wr,
+	      t->dev->attrs.max_qp_wr);
+}
+
+/* A context chained to a SEND: the SEND alone completes, after the data. */
+static void kt_rw_chain(struct kt_rw *r)
+{
+	struct kt *t = r->t;
+	const u32 n = ARRAY_SIZE(kt_rw_seven);
+	struct ib_sge sge = {
+		.addr = (uintptr_t)t->a_buf,
+		.length = 16,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_send_wr send = {
+		.wr_id = 0xc4a1,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_send_wr *first, *w;
+	struct rdma_rw_ctx ctx;
+	struct kt_rx rx;
+	struct ib_cqe unused = {};
+	struct ib_wc wc;
+	int ret, hops = 0;
+	u32 total;
+
+	memset(t->b_buf, RW_MARK, BUF_SIZE);
+	total = kt_rw_set(r, kt_rw_seven, n);
+	kt_rw_gather(r, kt_rw_seven, n);
+	ret = rdma_rw_ctx_init(&ctx, r->a, 1, r->sg, n, 0,
+			       (uintptr_t)t->b_buf + 4096, t->mr->rkey,
+			       DMA_TO_DEVICE);
+	if (!CHECK(ret == 4, "chained context: %d WRs", ret))
+		return;
+	first = rdma_rw_ctx_wrs(&ctx, r->a, 1, &unused, &send);
+	for (w = first; w && w != &send && hops < 10; w = w->next, hops++)
+		CHECK(w->opcode == IB_WR_RDMA_WRITE &&
+		      !(w->send_flags & IB_SEND_SIGNALED) && !w->wr_cqe,
+		      "chained WR %d: opcode %d flags %x", hops, w->opcode,
+		      w->send_flags);
+	CHECK(hops == 4 && w == &send, "chain: %d WRs then the SEND", hops);
+
+	kt_rx_init(&rx);
+	ret = kt_post_recv(r->b, &rx, 0, t->b_buf, 64, t->pd->local_dma_lkey);
+	CHECK(!ret, "chain: post recv %d", ret);
+	ret = ib_post_send(r->a, first, NULL);
+	CHECK(!ret, "chain: post %d", ret);
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "chain: completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.wr_id == 0xc4a1 &&
+		      wc.opcode == IB_WC_SEND, "chain: wc status %d opcode %d",
+		      wc.status, wc.opcode);
+	CHECK(kt_wait_rx(&rx) && rx.wc.status == IB_WC_SUCCESS,
+	      "chain: SEND received, status %d", rx.wc.status);
+	CHECK(!memcmp(t->b_buf + 4096, r->seen, total),
+	      "chain: data in place when the SEND arrived");
+	CHECK(kst_poll_cq(t->cq, &wc, 200) == 0, "chain: no other completion");
+	rdma_rw_ctx_destroy(&ctx, r->a, 1, r->sg, n, DMA_TO_DEVICE);
+}
+
+/*
+ * A pair whose send queue takes 2 SGEs per WR (no inline area to round
+ * it up), so the 7-entry list needs DIV_ROUND_UP(7, 2) = 4 WRs.
+ */
+static void kt_rw(struct kt *t)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = t->cq,
+		.recv_cq = t->cq,
+		.cap = {
+			.max_send_wr = 16,
+			.max_recv_wr = 4,
+			.max_send_sge = RW_SGES,
+			.max_recv_sge = 1,
+			.max_rdma_ctxs = 4,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct kt_rw r = { .t = t };
+	int i, ret;
+
+	r.seen = kzalloc(RW_PAGES * PAGE_SIZE, GFP_KERNEL);
+	for (i = 0; i < RW_PAGES; i++)
+		r.pages[i] = alloc_page(GFP_KERNEL);
+	r.a = ib_create_qp(t->pd, &init);
+	if (!CHECK(!IS_ERR(r.a), "rw QP a: %ld", PTR_ERR(r.a)))
+		goto out_pages;
+	CHECK(init.cap.max_send_wr >= 20 && r.a->max_write_sge == RW_SGES &&
+	      r.a->max_read_sge == RW_SGES, "rw QP: %u WRs, write/read SGEs %u/%u",
+	      init.cap.max_send_wr, r.a->max_write_sge, r.a->max_read_sge);
+	r.b = kt_qp(t, IB_QPT_RC, t->cq, t->wq_cq);
+	if (!CHECK(!IS_ERR(r.b), "rw QP b: %ld", PTR_ERR(r.b)))
+		goto out_a;
+	ret = kt_rc_connect(t, r.a, r.b->qp_num, 1100);
+	if (!ret)
+		ret = kt_rc_connect(t, r.b, r.a->qp_num, 1100);
+	if (!CHECK(!ret, "rw pair: %d", ret) || !r.seen)
+		goto out_b;
+	for (i = 0; i < RW_PAGES; i++)
+		if (!CHECK(r.pages[i], "rw page %d", i))
+			goto out_b;
+
+	kt_rw_round_trip(&r, kt_rw_three, kt_rw_three_back,
+			 ARRAY_SIZE(kt_rw_three), 100,
+			 DIV_ROUND_UP(ARRAY_SIZE(kt_rw_three), RW_SGES), "3 entries");
+	kt_rw_round_trip(&r, kt_rw_seven, kt_rw_seven_back,
+			 ARRAY_SIZE(kt_rw_seven), 6000,
+			 DIV_ROUND_UP(ARRAY_SIZE(kt_rw_seven), RW_SGES), "7 entries");
+	kt_rw_round_trip(&r, kt_rw_one, kt_rw_one_back, 1, 8, 1, "1 entry");
+	kt_rw_offsets(&r);
+	kt_rw_chain(&r);
+	kt_rw_errors(&r);
+out_b:
+	if (!IS_ERR(r.b))
+		CHECK(!ib_destroy_qp(r.b), "destroy rw QP b");
+out_a:
+	CHECK(!ib_destroy_qp(r.a), "destroy rw QP a");
+out_pages:
+	for (i = 0; i < RW_PAGES; i++)
+		if (r.pages[i])
+			__free_page(r.pages[i]);
+	kfree(r.seen);
+}
+
 /* ---- the run -------------------------------------------------------- */
 
 static void kt_run(struct kt *t)
@@ -1194,6 +1531,7 @@ static void kt_run(struct kt *t)
 	kt_drain(t);
 	kt_fastreg(t);
 	kt_mr_pool(t);
+	kt_rw(t);
 	kt_cq_pool(t);
 	kt_ud(t);
 	kt_gsi(t);

@@ -42,8 +42,9 @@ OUT=/oot-out/wire
 DEV=rxe0
 # Timeouts, seconds (TCG).  A client gives up after TO; a server waits
 # longer, so that it still meets a client that hung TO in the test before;
-# a client waits for its server to listen longer than that again.
-TO=120
+# a client waits for its server to listen longer than that again.  WIRE_TO
+# overrides TO (a test of the hang dump below).
+TO=${WIRE_TO:-120}
 STO=$((2 * TO + 30))
 WAIT=$((STO + 30))
 BASEPORT=18515
@@ -154,14 +155,18 @@ counter() { counters | awk -v n="$1" '$1 == n { print $2 }'; }
 # A test about to run out of time has the QPs' state written to its log
 # first, while the tool still holds them: ours from rxe's debugfs view
 # (PSNs, flags, timers, what each side waits for), stock's from `rdma res`
-# (state, PSNs).  hang_dump_arm SECONDS LOG starts the watchdog,
-# hang_dump_disarm stops it.
+# (state, PSNs), and the tool's kernel stacks (a process stuck in the
+# kernel outlives its timeout).  hang_dump_arm SECONDS LOG TOOL starts the
+# watchdog, hang_dump_disarm stops it.
 HANG_DUMP_PID=
 hang_dump_arm()
 {
 	[ "$STACK" = stock ] ||
 		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	( sleep "$(($1 - 2))"
+	# Only the sleep is killed when the tool ends in time: a dump that
+	# has begun runs to its end (disarm waits for it).
+	( sleep "$(($1 - 5))" & echo $! >"$2.hang-sleep"
+	  wait $! || exit 0
 	  { echo "== hang dump at $(date +%s.%N)"
 	    if [ "$STACK" = ours ]; then
 		cat /sys/kernel/debug/rdma_rxe/$DEV/qps /sys/kernel/debug/rdma_rxe/$DEV/cqs
@@ -169,14 +174,24 @@ hang_dump_arm()
 		rdma res show qp link $DEV
 	    fi
 	    echo "== counters: $(counters | tr '\n' ' ')"
+	    for pid in $(pgrep -f "^$3( |$)"); do
+		echo "== $3 $pid: $(tr '\0' ' ' </proc/$pid/cmdline), kernel stacks:"
+		for t in /proc/$pid/task/*; do cat "$t/stack"; done
+	    done
 	  } >>"$2.hang" 2>&1 ) &
 	HANG_DUMP_PID=$!
+	HANG_DUMP_LOG=$2
 }
 hang_dump_disarm()
 {
 	[ -n "$HANG_DUMP_PID" ] || return 0
-	kill "$HANG_DUMP_PID" 2>/dev/null
+	# the sleep's pid is written as the watchdog starts
+	while ! [ -s "$HANG_DUMP_LOG.hang-sleep" ] && kill -0 "$HANG_DUMP_PID" 2>/dev/null; do
+		sleep 0.1
+	done
+	kill "$(cat "$HANG_DUMP_LOG.hang-sleep" 2>/dev/null)" 2>/dev/null
 	wait "$HANG_DUMP_PID" 2>/dev/null
+	rm -f "$HANG_DUMP_LOG.hang-sleep"
 	HANG_DUMP_PID=
 }
 FAILS_IN_A_ROW=0
@@ -193,9 +208,9 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 	[ "$ROLE" = server ] && [[ $name == fuzz-* ]] && counters >"$OUT/$name.before"
 	t0=$(date +%s.%N)
 	if [ "$ROLE" = server ]; then
-		hang_dump_arm $STO "$log"
+		hang_dump_arm $STO "$log" "${args%% *}"
 		# shellcheck disable=SC2086
-		timeout $STO $args >"$log" 2>&1
+		timeout -k 10 $STO $args >"$log" 2>&1
 		rc=$?
 		hang_dump_disarm
 	else
@@ -203,9 +218,9 @@ run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS
 		# booting): retry while the connection is refused.
 		local deadline=$(($(date +%s) + WAIT))
 		while :; do
-			hang_dump_arm $TO "$log"
+			hang_dump_arm $TO "$log" "${args%% *}"
 			# shellcheck disable=SC2086
-			timeout $TO $args >"$log" 2>&1
+			timeout -k 10 $TO $args >"$log" 2>&1
 			rc=$?
 			hang_dump_disarm
 			[ "$rc" != 0 ] && grep -q "Couldn't connect to $PEER" "$log" &&

@@ -238,6 +238,67 @@ static int kt_post_recv(struct ib_qp *qp, struct kt_rx *rx, u64 wr_id,
 
 /* ---- RC: send, RDMA write, RDMA read ------------------------------- */
 
+/*
+ * IB_SEND_INLINE: the data is copied at post time from plain kernel
+ * addresses (two SGEs, no valid lkey), so the buffer may change at once;
+ * more than the QP's max_inline_data fails the post naming the WR.
+ */
+static void kt_rc_inline(struct kt *t, struct ib_qp *a, struct ib_qp *b)
+{
+	struct ib_qp_init_attr qi;
+	struct ib_qp_attr qa;
+	const struct ib_send_wr *bad;
+	struct ib_send_wr swr = {};
+	struct ib_sge sge[2];
+	struct kt_rx rx;
+	struct ib_wc wc;
+	u8 head[20], tail[28], want[48];
+	int ret;
+
+	kt_fill(head, sizeof(head), 7);
+	kt_fill(tail, sizeof(tail), 8);
+	memcpy(want, head, sizeof(head));
+	memcpy(want + sizeof(head), tail, sizeof(tail));
+	memset(t->b_buf, 0, BUF_SIZE);
+	kt_rx_init(&rx);
+	ret = kt_post_recv(b, &rx, 0, t->b_buf, BUF_SIZE, t->pd->local_dma_lkey);
+	CHECK(!ret, "inline: post recv: %d", ret);
+	sge[0] = (struct ib_sge){ (uintptr_t)head, sizeof(head), 0xdead };
+	sge[1] = (struct ib_sge){ (uintptr_t)tail, sizeof(tail), 0xbeef };
+	swr.wr_id = 0x1a1e;
+	swr.sg_list = sge;
+	swr.num_sge = 2;
+	swr.opcode = IB_WR_SEND;
+	swr.send_flags = IB_SEND_SIGNALED | IB_SEND_INLINE;
+	ret = ib_post_send(a, &swr, &bad);
+	CHECK(!ret, "inline: post send of 48 bytes: %d", ret);
+	memset(head, 0xee, sizeof(head));	/* copied already */
+	if (CHECK(kt_poll_one(t->cq, &wc) == 1, "inline: send completion"))
+		CHECK(wc.status == IB_WC_SUCCESS && wc.wr_id == 0x1a1e,
+		      "inline: send wc status %d", wc.status);
+	if (CHECK(kt_wait_rx(&rx), "inline: recv completion"))
+		CHECK(rx.wc.status == IB_WC_SUCCESS && rx.wc.byte_len == 48 &&
+		      !memcmp(t->b_buf, want, 48) && !t->b_buf[48],
+		      "inline: received 48 bytes byte-exact (status %d len %u)",
+		      rx.wc.status, rx.wc.byte_len);
+
+	ret = ib_query_qp(a, &qa, IB_QP_CAP, &qi);
+	if (!CHECK(!ret && qi.cap.max_inline_data >= 48 &&
+		   qi.cap.max_inline_data < BUF_SIZE,
+		   "inline: query max_inline_data: %d, %u", ret,
+		   qi.cap.max_inline_data))
+		return;
+	sge[0] = (struct ib_sge){ (uintptr_t)t->a_buf,
+				  qi.cap.max_inline_data + 1, 0 };
+	swr.num_sge = 1;
+	ret = ib_post_send(a, &swr, &bad);
+	CHECK(ret == -EINVAL && bad == &swr,
+	      "inline: %u bytes over max_inline_data %u refused: %d",
+	      qi.cap.max_inline_data + 1, qi.cap.max_inline_data, ret);
+	CHECK(ib_poll_cq(t->cq, 1, &wc) == 0,
+	      "inline: the refused WR left no completion");
+}
+
 static void kt_rc(struct kt *t)
 {
 	struct ib_qp *a, *b;
@@ -338,6 +399,8 @@ static void kt_rc(struct kt *t)
 		      "read wc: status %d opcode %d", wc.status, wc.opcode);
 	CHECK(!memcmp(t->a_buf + 4096, t->b_buf + 100, 2000),
 	      "read data byte-exact");
+
+	kt_rc_inline(t, a, b);
 
 	/* a bad lkey fails the WR, not the post: the QP goes to error */
 	sge.addr = (uintptr_t)t->a_buf;

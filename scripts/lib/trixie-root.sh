@@ -34,10 +34,11 @@ root=$(target_root 6.12-trixie)
 build_pkgs="gcc-14 make sparse dkms linux-headers-amd64"
 # The guest suites (tests/guest/lib.sh, foundation.sh, datapath.sh and the
 # guest's init and run-job.sh): rdma-core's tools and pyverbs, perftest,
-# the network, module and process tools, python3 for the probes.
+# the network, module and process tools, python3 and the uapi headers
+# (linux-libc-dev) for the probes.
 guest_pkgs="rdma-core ibverbs-providers ibverbs-utils rdmacm-utils
 python3-pyverbs infiniband-diags perftest iproute2 kmod procps python3 bc
-iputils-ping ethtool util-linux nvme-cli fio tcpdump gzip"
+iputils-ping ethtool util-linux nvme-cli fio tcpdump gzip linux-libc-dev"
 pkgs="$build_pkgs $guest_pkgs"
 
 host_mirror()

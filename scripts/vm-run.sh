@@ -10,8 +10,13 @@
 #                        when it is set (scripts/dkms-build.sh prints such a
 #                        directory), else this checkout's `make` output,
 #                        which must have been built for the target kernel.
-#   --kernel 6.1|6.12    the kernel line to boot (default: $OOT_KERNEL, else
-#                        6.1; scripts/lib/target.sh).
+#   --kernel 6.1|6.12|6.12-trixie
+#                        the kernel line to boot (default: $OOT_KERNEL, else
+#                        6.1; scripts/lib/target.sh).  The bookworm lines
+#                        run on the host's own root; 6.12-trixie on the
+#                        trixie root in the cache (scripts/lib/trixie-root.sh),
+#                        with ours built in it (trixie-root.sh run . make
+#                        KDIR=...).
 #   --out DIR            where the guest's rc, dmesg and console logs go
 #                        (default: a new directory under build/vm/).
 #   --name NAME          guest hostname and log prefix (default: vm).
@@ -36,6 +41,7 @@
 # benchmark's clocksource=tsc).
 #
 # COMMAND runs under bash in the guest, as root, in the checkout (/oot-src),
+# on the line's root filesystem (read-only, a tmpfs on top),
 # with OOT_STACK and OOT_KVER set.  The exit status is COMMAND's; it is
 # forced to fail if the guest's kernel log shows a bug, warning or oops.
 set -euo pipefail
@@ -71,6 +77,13 @@ kver=$(target_kver "$kabi")
 imgdir=$(target_image_dir "$kabi")
 [ -e "$imgdir/.complete" ] || {
 	echo "vm-run: no kernel image for $kabi; run scripts/install-deps.sh" >&2
+	exit 2
+}
+# The guest's root: the host's for bookworm, the cached root for trixie
+# (whose .complete lists the packages installed in it).
+guestroot=$(target_root "${OOT_KERNEL:-6.1}")
+[ "$guestroot" = / ] || [ -s "$guestroot/.complete" ] || {
+	echo "vm-run: $guestroot lacks the suites' packages; run OOT_TRIXIE=1 scripts/install-deps.sh" >&2
 	exit 2
 }
 
@@ -114,7 +127,7 @@ initrd=$(OOT_KABI=$kabi "$here/lib/mkinitramfs.sh" "$imgdir" "$kver")
 modroot=$out/modroot
 rm -rf "$modroot"
 mkdir -p "$modroot/lib/modules"
-cp -as "$imgdir/lib/modules/$kver" "$modroot/lib/modules/"
+cp -as "$(target_image_modules "$imgdir" "$kver")" "$modroot/lib/modules/"
 if [ ${#modules[@]} -gt 0 ]; then
 	mkdir -p "$modroot/lib/modules/$kver/updates/dkms"
 	cp "${modules[@]}" "$modroot/lib/modules/$kver/updates/dkms/"
@@ -130,6 +143,7 @@ q() { printf '%q' "$1"; }
 	echo "OOT_HOSTNAME=$(q "$name")"
 	echo "OOT_IPV4=$(q "$ipv4")"
 	echo "OOT_CMD=$(q "$*")"
+	[ "$guestroot" = / ] || echo "OOT_IMAGE_SHARE=1"
 } >"$out/job.env"
 
 case "$net" in
@@ -138,6 +152,10 @@ listen:*) netdev="socket,id=n0,listen=127.0.0.1:${net#listen:}" ;;
 connect:*) netdev="socket,id=n0,connect=127.0.0.1:${net#connect:}" ;;
 *) echo "vm-run: bad --net $net" >&2; exit 2 ;;
 esac
+
+image_share=()
+[ "$guestroot" = / ] ||
+	image_share=(-virtfs "local,path=$imgdir,mount_tag=oot-image,security_model=none,readonly=on,multidevs=remap")
 
 accel=tcg
 if [ "${OOT_KVM:-0}" = 1 ] && [ -w /dev/kvm ]; then
@@ -152,9 +170,10 @@ timeout --foreground -k 10 "$timeout" qemu-system-x86_64 \
 	-kernel "$imgdir/boot/vmlinuz-$kver" -initrd "$initrd" \
 	-append "console=ttyS0 slab_nomerge panic=-1 oops=panic softlockup_panic=0 loglevel=6 rdinit=/init $slub_debug ${OOT_APPEND:-}" \
 	-serial "file:$out/kernel-console.log" -serial stdio \
-	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+	-virtfs "local,path=$guestroot,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$top,mount_tag=oot-src,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$out,mount_tag=oot-out,security_model=none" \
+	"${image_share[@]}" \
 	-netdev "$netdev" -device "virtio-net-pci,netdev=n0,mac=$mac" \
 	</dev/null | tr -d '\r' | tee "$out/job.log"
 qrc=${PIPESTATUS[0]}

@@ -25,7 +25,7 @@ cp "$here/../guest/init" "$tmp/init"
 chmod 755 "$tmp/init"
 : >"$tmp/modules.order"
 for m in $mods; do
-	f=$(find "$imgdir/lib/modules/$kver/kernel" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -n1)
+	f=$(find "$(target_image_modules "$imgdir" "$kver")/kernel" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -n1)
 	if [ -z "$f" ]; then
 		# Built into this kernel: nothing to load.
 		continue

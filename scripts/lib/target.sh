@@ -88,6 +88,17 @@ target_kdir() { echo "/usr/src/linux-headers-$1-amd64"; }
 
 target_image_dir() { echo "$OOT_CACHE/kernel-$1"; }
 
+# The modules tree of an unpacked image (IMAGE_DIR KVER): bookworm's
+# packages put it under /lib, trixie's (merged /usr) under /usr/lib.
+target_image_modules()
+{
+	if [ -d "$1/usr/lib/modules/$2" ]; then
+		echo "$1/usr/lib/modules/$2"
+	else
+		echo "$1/lib/modules/$2"
+	fi
+}
+
 # The hash of the guest scripts whose checks a recorded stock reference of
 # SUITE lists (scripts/record-stock-refs.sh); test-all.sh uses a reference
 # only while it matches.

@@ -14,10 +14,14 @@
 # The root is debootstrapped (minbase) from the mirror the host's own apt
 # sources name for Debian, suite trixie, checked against the keyring the
 # host already has; OOT_TRIXIE_MIRROR overrides the mirror.  Then, inside
-# it, what building our modules needs: gcc-14, make, sparse, dkms and
-# linux-headers-amd64 (trixie's 6.12 ABI).  Like the kernel images
-# (install-deps.sh) it is complete only when it carries .complete: a
-# second call is a no-op, an interrupted one starts over.
+# it, what building our modules needs (gcc-14, make, sparse, dkms and
+# linux-headers-amd64: trixie's 6.12 ABI) and what the guest suites run
+# when scripts/vm-run.sh boots trixie's kernel on this root (rdma-core 56's
+# tools and pyverbs, perftest, iproute2, ...).  Like the kernel images
+# (install-deps.sh) it is complete only when it carries .complete, which
+# holds the package list installed: a second call is a no-op, a longer
+# list installs what is new without debootstrapping again, and an
+# interrupted debootstrap starts over.
 #
 # `run` mounts proc, /dev and DIR in a private mount namespace (unshare),
 # so nothing stays mounted on the host when CMD ends, however it ends.
@@ -26,7 +30,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/target.sh"
 
 root=$(target_root 6.12-trixie)
-pkgs="gcc-14 make sparse dkms linux-headers-amd64"
+# Building our modules.
+build_pkgs="gcc-14 make sparse dkms linux-headers-amd64"
+# The guest suites (tests/guest/lib.sh, foundation.sh, datapath.sh and the
+# guest's init and run-job.sh): rdma-core's tools and pyverbs, perftest,
+# the network, module and process tools, python3 and the uapi headers
+# (linux-libc-dev) for the probes.
+guest_pkgs="rdma-core ibverbs-providers ibverbs-utils rdmacm-utils
+python3-pyverbs infiniband-diags perftest iproute2 kmod procps python3 bc
+iputils-ping ethtool util-linux nvme-cli fio tcpdump gzip linux-libc-dev"
+pkgs="$build_pkgs $guest_pkgs"
 
 host_mirror()
 {
@@ -74,29 +87,42 @@ build_root()
 	# No daemon starts in the root (dkms's postinst may ask for one).
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod 755 "$root/usr/sbin/policy-rc.d"
+	: >"$root/.complete"
+}
+
+install_pkgs()
+{
+	echo "trixie-root.sh: installing into $root: $pkgs" >&2
 	in_root "" apt-get -q update >&2
 	# shellcheck disable=SC2086
 	in_root "" env DEBIAN_FRONTEND=noninteractive apt-get -y -q \
 		--no-install-recommends install $pkgs >&2
 	in_root "" apt-get clean
-	touch "$root/.complete"
+	echo "$pkgs" >"$root/.complete"
+}
+
+# The root, debootstrapped once, with the current package list installed.
+ensure_root()
+{
+	[ -e "$root/.complete" ] || build_root
+	[ "$(cat "$root/.complete")" = "$pkgs" ] || install_pkgs
 }
 
 case "${1:-}" in
 "")
-	[ -e "$root/.complete" ] || build_root
+	ensure_root
 	echo "$root"
 	;;
 run)
 	shift
 	[ $# -ge 2 ] || { echo "usage: trixie-root.sh run DIR CMD..." >&2; exit 2; }
-	[ -e "$root/.complete" ] || build_root
+	ensure_root
 	tree=$(cd "$1" && pwd)
 	shift
 	in_root "$tree" "$@"
 	;;
 image)
-	[ -e "$root/.complete" ] || build_root
+	ensure_root
 	kabi=$(OOT_KERNEL=6.12-trixie target_kabi)
 	kdir=$(target_image_dir "$kabi")
 	if [ ! -e "$kdir/.complete" ]; then

@@ -82,14 +82,20 @@ trixie_lanes()
 	done
 }
 
-if [ -n "$trixie_only" ]; then
-	trixie_lanes
-	echo "== done in $(($(date +%s) - t0))s on trixie"
+# The run's end: its time, the suites that failed, the total; the exit status.
+report() # WHAT
+{
+	echo "== done in $(($(date +%s) - t0))s on $1"
+	[ -z "$failures" ] || printf 'failed:\n%s' "$failures" | sed '2,$s/^/#   /'
 	echo "total: $passed passed, $failed failed"
 	[ "$failed" = 0 ]
+}
+
+if [ -n "$trixie_only" ]; then
+	trixie_lanes
+	report trixie
 	exit
 fi
-
 
 gate() # KDIR
 {
@@ -344,7 +350,4 @@ for pair in ours-stock stock-ours; do
 done
 lanes_wait
 
-echo "== done in $(($(date +%s) - t0))s on kernels ${kabi[6.1]} and ${kabi[6.12]}"
-[ -z "$failures" ] || printf 'failed:\n%s' "$failures" | sed '2,$s/^/#   /'
-echo "total: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+report "kernels ${kabi[6.1]} and ${kabi[6.12]}"

@@ -52,6 +52,9 @@ mkdir -p "$OUT"
 echo "# wire $TAG: $ROLE on $STACK stack, $SELF, peer $PEER"
 
 t_run "modprobe rdma_rxe" modprobe rdma_rxe
+# rxe's debugfs view, for the hang dump (run_test)
+[ "$STACK" = stock ] ||
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 t_run "rdma link add $DEV" rdma link add $DEV type rxe netdev eth0
 # What every module in the stack is (ours carry a version of our own).
 for m in ib_core ib_uverbs rdma_rxe; do
@@ -161,12 +164,12 @@ counter() { counters | awk -v n="$1" '$1 == n { print $2 }'; }
 HANG_DUMP_PID=
 hang_dump_arm()
 {
-	[ "$STACK" = stock ] ||
-		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	# Only the sleep is killed when the tool ends in time: a dump that
-	# has begun runs to its end (disarm waits for it).
-	( sleep "$(($1 - 5))" & echo $! >"$2.hang-sleep"
-	  wait $! || exit 0
+	# TERM (disarm) ends the watchdog while it sleeps; once the dump has
+	# begun it is ignored, so the dump runs to its end.
+	( trap 'kill $nap 2>/dev/null; exit 0' TERM
+	  sleep "$(($1 - 5))" & nap=$!
+	  wait $nap
+	  trap '' TERM
 	  { echo "== hang dump at $(date +%s.%N)"
 	    if [ "$STACK" = ours ]; then
 		cat /sys/kernel/debug/rdma_rxe/$DEV/qps /sys/kernel/debug/rdma_rxe/$DEV/cqs
@@ -180,19 +183,11 @@ hang_dump_arm()
 	    done
 	  } >>"$2.hang" 2>&1 ) &
 	HANG_DUMP_PID=$!
-	HANG_DUMP_LOG=$2
 }
 hang_dump_disarm()
 {
-	[ -n "$HANG_DUMP_PID" ] || return 0
-	# the sleep's pid is written as the watchdog starts
-	while ! [ -s "$HANG_DUMP_LOG.hang-sleep" ] && kill -0 "$HANG_DUMP_PID" 2>/dev/null; do
-		sleep 0.1
-	done
-	kill "$(cat "$HANG_DUMP_LOG.hang-sleep" 2>/dev/null)" 2>/dev/null
+	kill "$HANG_DUMP_PID" 2>/dev/null
 	wait "$HANG_DUMP_PID" 2>/dev/null
-	rm -f "$HANG_DUMP_LOG.hang-sleep"
-	HANG_DUMP_PID=
 }
 FAILS_IN_A_ROW=0
 run_test() # INDEX NAME SERVER-ARGS CLIENT-ARGS

@@ -85,8 +85,11 @@ struct rdma_nl_handler {
 int rdma_nl_init(void);
 void rdma_nl_exit(void);
 int rdma_nl_unicast(struct sk_buff *in_skb, struct sk_buff *reply);
+int rdma_nl_multicast_init_net(struct sk_buff *msg, unsigned int group);
 
 /* nldev.c */
 extern const struct rdma_nl_handler nldev_handlers[RDMA_NLDEV_NUM_OPS];
+void nldev_notify_registered(struct ib_device *ibdev);
+void nldev_notify_unregistered(struct ib_device *ibdev);
 
 #endif

@@ -578,6 +578,7 @@ int ib_register_device(struct ib_device *ibdev, const char *name,
 				 client->name, ret);
 	}
 	up_read(&clients_rwsem);
+	nldev_notify_registered(ibdev);
 	up_read(&devices_rwsem);
 	return 0;
 
@@ -624,6 +625,7 @@ static void unregister_and_free(struct ib_device *ibdev, bool caller_ref)
 	down_write(&devices_rwsem);
 	xa_clear_mark(&devices, ibdev->index, DEVICE_REGISTERED);
 	up_write(&devices_rwsem);
+	nldev_notify_unregistered(ibdev);
 
 	down_read(&clients_rwsem);
 	xa_for_each(&clients, index, client)

@@ -70,10 +70,27 @@ int rdma_nl_unicast(struct sk_buff *in_skb, struct sk_buff *reply)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Device events (`rdma monitor`) go to the initial namespace's socket: our
+ * devices are shared by every namespace, and a shared device belongs to
+ * init_net, as in-tree.  Consumes @msg; nobody listening is no error.
+ */
+int rdma_nl_multicast_init_net(struct sk_buff *msg, unsigned int group)
+{
+	struct rdma_nl_net *rnet = net_generic(&init_net, rdma_nl_net_id);
+	int ret = nlmsg_multicast(rnet->sock, msg, 0, group, GFP_KERNEL);
+
+	return ret == -ESRCH ? 0 : ret;
+}
+
 static int __net_init rdma_nl_net_init(struct net *net)
 {
 	struct rdma_nl_net *rnet = net_generic(net, rdma_nl_net_id);
-	struct netlink_kernel_cfg cfg = { .input = rdma_nl_rcv };
+	/* Any user may listen to the multicast groups (`rdma monitor`). */
+	struct netlink_kernel_cfg cfg = {
+		.input = rdma_nl_rcv,
+		.flags = NL_CFG_F_NONROOT_RECV,
+	};
 
 	rnet->sock = netlink_kernel_create(net, NETLINK_RDMA, &cfg);
 	return rnet->sock ? 0 : -ENOMEM;

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/kdev_t.h>
 #include <net/sock.h>
+#include <ordma/compat.h>
 #include "core_priv.h"
 
 /* Longest client name a GET_CHARDEV request may carry ("uverbs", "umad"). */
@@ -374,6 +375,92 @@ out_put:
 	return ret;
 }
 
+#ifdef ORDMA_HAVE_NL_MONITOR
+/* `rdma sys` says "monitor on" where the kernel line sends device events. */
+static int nldev_put_monitor_mode(struct sk_buff *msg)
+{
+	return nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, 1);
+}
+
+/*
+ * One RDMA_NLDEV_CMD_MONITOR message to the NOTIFY group: the device's
+ * handle, for a netdev event also the port and the netdev, and the event.
+ * A lost event (no memory) is only logged: registration goes on.
+ */
+static void nldev_notify(struct ib_device *ibdev, u32 port, u8 event)
+{
+	struct net_device *ndev = NULL;
+	struct nlmsghdr *nlh;
+	struct sk_buff *msg;
+	int ret = -EMSGSIZE;
+
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto lost;
+	nlh = nlmsg_put(msg, 0, 0,
+			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_MONITOR),
+			0, 0);
+	if (!nlh || fill_dev_handle(msg, ibdev))
+		goto free;
+	if (port) {
+		ndev = ib_device_get_netdev(ibdev, port);
+		if (nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port) ||
+		    (ndev &&
+		     (nla_put_u32(msg, RDMA_NLDEV_ATTR_NDEV_INDEX, ndev->ifindex) ||
+		      nla_put_string(msg, RDMA_NLDEV_ATTR_NDEV_NAME, ndev->name))))
+			goto free;
+	}
+	if (nla_put_u8(msg, RDMA_NLDEV_ATTR_EVENT_TYPE, event))
+		goto free;
+	dev_put(ndev);
+	nlmsg_end(msg, nlh);
+	ret = rdma_nl_multicast_init_net(msg, RDMA_NL_GROUP_NOTIFY);
+	if (!ret)
+		return;
+	goto lost;
+free:
+	dev_put(ndev);
+	nlmsg_free(msg);
+lost:
+	dev_warn_ratelimited(&ibdev->dev, "monitor event %u not sent: %d\n",
+			     event, ret);
+}
+
+/* After registration: the device, then each port that has a netdev. */
+void nldev_notify_registered(struct ib_device *ibdev)
+{
+	struct net_device *ndev;
+	u32 port;
+
+	nldev_notify(ibdev, 0, RDMA_REGISTER_EVENT);
+	rdma_for_each_port(ibdev, port) {
+		ndev = ib_device_get_netdev(ibdev, port);
+		if (!ndev)
+			continue;
+		dev_put(ndev);
+		nldev_notify(ibdev, port, RDMA_NETDEV_ATTACH_EVENT);
+	}
+}
+
+void nldev_notify_unregistered(struct ib_device *ibdev)
+{
+	nldev_notify(ibdev, 0, RDMA_UNREGISTER_EVENT);
+}
+#else
+static int nldev_put_monitor_mode(struct sk_buff *msg)
+{
+	return 0;
+}
+
+void nldev_notify_registered(struct ib_device *ibdev)
+{
+}
+
+void nldev_notify_unregistered(struct ib_device *ibdev)
+{
+}
+#endif
+
 static int nldev_sys_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 			      struct netlink_ext_ack *extack)
 {
@@ -394,7 +481,8 @@ static int nldev_sys_get_doit(struct sk_buff *skb, struct nlmsghdr *nlh,
 	if (nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1) ||
 	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE,
 		       READ_ONCE(nldev_privileged_qkey_open)) ||
-	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1)) {
+	    nla_put_u8(msg, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1) ||
+	    nldev_put_monitor_mode(msg)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -305,11 +305,11 @@ cq_mr()
 # each pair's RoCEv2 capture decoded (tshark) and ICRC-checked on the host;
 # the mixed pairs also run RC traffic under netem loss/reorder/duplication.
 # cm_wire: the CM between two guests, ours with stock both ways.
-wire() # SCRIPT PAIR
+wire() # SCRIPT PAIR [OPTION...]
 {
 	local sfx=
 	[ "$OOT_KERNEL" = 6.1 ] || sfx=-$OOT_KERNEL
-	suite "$(basename "$1" .sh | tr _ -)-$2$sfx" "$1" "$2"
+	suite "$(basename "$1" .sh | tr _ -)-$2$sfx" "$@"
 }
 
 # Kernel 6.1 runs every lane; 6.12 those where the kernels differ: module
@@ -344,10 +344,15 @@ lane 1 6.12 foundation-6.12 foundation ours
 for pair in ours-stock stock-ours ours-ours; do
 	lane 2 6.1 "wire-$pair" wire tests/host/wire.sh "$pair"
 done
-for pair in ours-stock stock-ours; do
-	lane 2 6.1 "cm-wire-$pair" wire tests/host/cm_wire.sh "$pair"
-	lane 2 6.12 "wire-$pair-6.12" wire tests/host/wire.sh "$pair"
-done
+# On 6.12 the loss phase runs with ours as the server only: with stock
+# 6.12 serving and netem on its eth0, its kernel double-faulted ("Oops:
+# double fault", panic in interrupt, CI of 2026-11-28, in loss-ib_read_bw;
+# the run before lost its server the same way).  That is stock's kernel;
+# ours' requester under loss is covered by 6.1's stock-ours.
+lane 2 6.1 cm-wire-ours-stock wire tests/host/cm_wire.sh ours-stock
+lane 2 6.12 wire-ours-stock-6.12 wire tests/host/wire.sh ours-stock
+lane 2 6.1 cm-wire-stock-ours wire tests/host/cm_wire.sh stock-ours
+lane 2 6.12 wire-stock-ours-6.12 wire tests/host/wire.sh stock-ours --no-loss
 lanes_wait
 
 report "kernels ${kabi[6.1]} and ${kabi[6.12]}"

@@ -49,4 +49,13 @@ static inline void ordma_vm_flags_clear(struct vm_area_struct *vma,
 }
 #endif
 
+/*
+ * The nldev monitor (RDMA_NLDEV_CMD_MONITOR, multicast on the NOTIFY group,
+ * and SYS_ATTR_MONITOR_MODE) is UAPI since 6.9: 6.1 has neither the
+ * constants nor, in the stock stack, the events.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define ORDMA_HAVE_NL_MONITOR 1
+#endif
+
 #endif

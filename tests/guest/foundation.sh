@@ -92,6 +92,16 @@ ip link set eth0 up
 t_run "rdma link add rxe0" rdma link add rxe0 type rxe netdev eth0
 t_run "rdma link delete rxe0" rdma link delete rxe0
 t_run "rdma_rxe was autoloaded by link add" loaded rdma_rxe
+# `rdma monitor`'s events: kernels from 6.9 on send them, in-tree 6.12's
+# exactly these three for an rxe link's life (no netdev detach: the device
+# goes with its netdev); 6.1 has no monitor.
+monitor_want="monitor: not in this kernel"
+mon_probe=(python3 /oot-src/tests/probes/nlprobe.py monitor)
+if ! "${mon_probe[@]}" true | grep -q "not in this kernel"; then
+	monitor_want=$'REGISTER rxe0\nNETDEV_ATTACH rxe0 port 1 eth0\nUNREGISTER rxe0'
+fi
+t_eq "rdma monitor: a link's add and delete" "$monitor_want" "${mon_probe[@]}" \
+	"rdma link add rxe0 type rxe netdev eth0 && rdma link delete rxe0"
 t_eq "unknown link type" "error: Invalid argument" \
 	rdma link add x0 type nosuchtype netdev eth0
 t_eq "unknown netdev" "error: No such device" \

@@ -3,6 +3,8 @@
 """Send raw RDMA netlink (nldev) requests and print what the kernel answers.
 
     nlprobe.py CASE...      one line per case: "CASE RESULT"
+    nlprobe.py monitor CMD  listen to the device events (`rdma monitor`)
+                            while the shell runs CMD; one line per event
 
 RESULT is OK or an errno name, followed by the number of reply messages
 and, for sys-get, the attributes.  The expected results are the in-tree
@@ -183,7 +185,58 @@ ACTIONS = {
 }
 
 
+def kernel_uapi():
+    """The running kernel's own rdma_netlink.h (its headers package, where
+    the guest has it): the events are the kernel's, and a bookworm root's
+    /usr/include is 6.1's whatever kernel runs."""
+    rel = os.uname().release
+    common = "/usr/src/linux-headers-%s-common" % rel.rsplit("-", 1)[0]
+    path = common + "/include/uapi/rdma/rdma_netlink.h"
+    return path if os.path.exists(path) else UAPI
+
+
+def monitor(command):
+    """Join the NOTIFY group as `rdma monitor` does, run @command, then
+    print each event until none came for a second."""
+    path = kernel_uapi()
+    if "RDMA_NLDEV_CMD_MONITOR" not in open(path).read():
+        print("monitor: not in this kernel")
+        return 0
+    cmd = uapi_enum(path, "RDMA_NLDEV_CMD_MONITOR")["RDMA_NLDEV_CMD_MONITOR"]
+    att = uapi_enum(path, "RDMA_NLDEV_ATTR_EVENT_TYPE")
+    events = {v: k[len("RDMA_"):-len("_EVENT")] for k, v in
+              uapi_enum(path, "RDMA_REGISTER_EVENT").items()}
+    group = uapi_enum(path, "RDMA_NL_GROUP_NOTIFY")["RDMA_NL_GROUP_NOTIFY"]
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_RDMA)
+    s.bind((0, 1 << (group - 1)))
+    rc = os.system(command)
+    s.settimeout(1.0)
+    while True:
+        try:
+            buf = s.recv(65536)
+        except socket.timeout:
+            break
+        while len(buf) >= 16:
+            ln, kind, _, _, _ = struct.unpack_from("=IHHII", buf)
+            a = parse_attrs(buf[16:ln])
+            buf = buf[(ln + 3) & ~3:]
+            if kind != (NLDEV << 10) + cmd:
+                print("monitor: message type %#x" % kind)
+                continue
+            ev = a.get(att["RDMA_NLDEV_ATTR_EVENT_TYPE"], b"?")[0]
+            line = "%s %s" % (events.get(ev, ev),
+                              a[A_DEV_NAME].rstrip(b"\0").decode())
+            if A_PORT_INDEX in a:
+                line += " port %d" % struct.unpack("=I", a[A_PORT_INDEX])[0]
+            if A_NDEV_NAME in a:
+                line += " " + a[A_NDEV_NAME].rstrip(b"\0").decode()
+            print(line)
+    return 1 if rc else 0
+
+
 def main():
+    if sys.argv[1:2] == ["monitor"]:
+        return monitor(" ".join(sys.argv[2:]))
     status = 0
     for case in sys.argv[1:] or sorted(CASES):
         run = CASES.get(case) or ACTIONS.get(case)

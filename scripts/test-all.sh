@@ -55,7 +55,8 @@ mkdir -p build/test-logs
 # Debian 13 (trixie, issue 22), a first look: ours built in the trixie root
 # with its gcc-14 (from the sources DKMS would get, so that the tree stays
 # built for 6.1), then on trixie's kernel and root, stock then ours:
-# foundation and the data path's pingpongs.  Not in the lanes below yet;
+# foundation, the data path's pingpongs and rdma-core 56's pyverbs (one
+# process per module), compared as on bookworm.  Not in the lanes below yet;
 # run by hand with `scripts/test-all.sh --trixie`.
 trixie_lanes()
 {
@@ -75,11 +76,13 @@ trixie_lanes()
 			--name foundation --out "build/test-logs/foundation-$stack-trixie" -- \
 			tests/guest/foundation.sh
 		# Two vCPUs as datapath_lanes gives it (pingpongs busy-poll).
-		suite "vm-pingpong-$stack-trixie" scripts/vm-run.sh --stack "$stack" \
+		suite "vm-datapath-$stack-trixie" scripts/vm-run.sh --stack "$stack" \
 			--name datapath --mem 3072 --smp 2 --timeout 2400 \
-			--out "build/test-logs/pingpong-$stack-trixie" -- \
-			env DATAPATH_ONLY=pingpong tests/guest/datapath.sh
+			--out "build/test-logs/datapath-$stack-trixie" -- \
+			env DATAPATH_ONLY=pingpong,pyverbs tests/guest/datapath.sh
 	done
+	suite compare-datapath-trixie tests/host/compare-datapath.sh \
+		build/test-logs/datapath-stock-trixie build/test-logs/datapath-ours-trixie
 }
 
 # The run's end: its time, the suites that failed, the total; the exit status.

@@ -11,8 +11,8 @@
 #   - benchmark figures (printed, not asserted): ib_write_bw 64 KiB and
 #     ib_send_lat 2 B
 # Every check ends with the kernel log check of lib.sh.
-# DATAPATH_ONLY=pingpong stops after the pingpongs (a first look at a new
-# line: scripts/test-all.sh's trixie lane).
+# DATAPATH_ONLY=pingpong[,pyverbs] stops after the pingpongs, or after
+# them and pyverbs (a first look at a new line: test-all.sh's trixie lane).
 set -u
 . /oot-src/tests/guest/lib.sh
 STACK=${OOT_STACK:?}
@@ -93,7 +93,77 @@ finish() # the rxe link away and the stack unloaded; the summary line
 	t_run "unload" unload_rdma
 	t_done "datapath-$STACK"
 }
-if [ "${DATAPATH_ONLY:-}" = pingpong ]; then
+pyverbs_suite()
+{
+	# --- pyverbs ---------------------------------------------------------
+	# librdmacm (test_rdmacm) needs /dev/infiniband/rdma_cm: rdma_ucm provides it.
+	modprobe rdma_ucm 2>/dev/null || true
+	rm -rf /tmp/pyv && cp -r /usr/share/doc/rdma-core/tests /tmp/pyv && gunzip -rq /tmp/pyv
+	# rdma-core 56's suite, run as one process, dies of a segfault on both
+	# stacks: from 56 on each module gets its own process, and a crash
+	# costs that module only, named in the results as "tests.MODULE crashed".
+	: >"$OUT/pyverbs.log"
+	rdma_core=$(dpkg-query -W -f '${Version}' rdma-core | cut -d. -f1)
+	if [ "$rdma_core" -ge 56 ]; then
+		for m in $(cd /tmp/pyv && ls test_*.py | sed 's/\.py$//'); do
+			rc=0
+			(cd /tmp && timeout 600 /usr/bin/python3 pyv/run_tests.py --dev $DEV -v "$m") \
+				>"$OUT/pyverbs-$m.log" 2>&1 || rc=$?
+			cat "$OUT/pyverbs-$m.log" >>"$OUT/pyverbs.log"
+			if ! grep -qE '^(OK|FAILED)' "$OUT/pyverbs-$m.log"; then
+				echo "crashed tests.$m (exit $rc)" >>"$OUT/pyverbs-crashed"
+			elif [ "$rc" -ge 128 ]; then
+				# Its tests all reported: the interpreter's own exit.
+				echo "# pyverbs $m: python died of signal $((rc - 128)) after its summary"
+			fi
+			rm -f "$OUT/pyverbs-$m.log"
+		done
+	else
+		(cd /tmp && timeout 1500 /usr/bin/python3 pyv/run_tests.py --dev $DEV -v) \
+			>"$OUT/pyverbs.log" 2>&1
+	fi
+	# One "ID RESULT" line per test.  A test's own output can stand between
+	# " ... " and its result (a forked child of test_rdmacm prints
+	# "is_fork_initialized() = 2"); then the result starts a later line.
+	awk '/^test_[a-z0-9_]* \(tests\./ { id = $2; gsub(/[()]/, "", id) }
+	     / \.\.\. / && id {
+		r = $0; sub(/.* \.\.\. /, "", r); sub(/ .*/, "", r)
+		if (r ~ /^(ok|skipped|FAIL|ERROR|expected|unexpected)$/) { print id, r; id = "" }
+		next
+	     }
+	     id && /^(ok|skipped|FAIL|ERROR|expected|unexpected)( |$)/ { print id, $1; id = "" }' \
+		"$OUT/pyverbs.log" >"$OUT/pyverbs-results"
+	[ ! -e "$OUT/pyverbs-crashed" ] ||
+		awk '{ print $2, $1 }' "$OUT/pyverbs-crashed" >>"$OUT/pyverbs-results"
+	sort -o "$OUT/pyverbs-results" "$OUT/pyverbs-results"
+	echo "# pyverbs: $(grep -c ' ok$' "$OUT/pyverbs-results") ok, $(grep -c ' skipped$' "$OUT/pyverbs-results") skipped, $(grep -cvE ' (ok|skipped)$' "$OUT/pyverbs-results") other; $(grep -E '^(OK|FAILED)' "$OUT/pyverbs.log" | tail -n1)"
+	# The in-tree stacks' one known failure each: 6.1's rxe has no ATOMIC
+	# WRITE; 6.12's has it, but lets a CQ shrink below the completions it
+	# holds (test_resize_cq expects that resize to fail).
+	# rdma-core 56's test_resize_cq passed on stock trixie here once, and
+	# failed in an earlier session: on 56 stock may fail it.
+	known="" optional=-
+	if [ "$STACK" = stock ]; then
+		case "$(uname -r)" in
+		6.1.*) known="tests.test_qpex.QpExTestCase.test_qp_ex_rc_atomic_write" ;;
+		*) known="tests.test_cq.CQTest.test_resize_cq"
+		   [ "$rdma_core" -lt 56 ] || { optional=$known; known=""; } ;;
+		esac
+	fi
+	# Our rxe names its netdev under device/net/ (stock's does not, so stock
+	# skips test_rdmacm): on ours the rdmacm tests run, through our rdma_ucm,
+	# rdma_cm and ib_cm, and all 10 must pass (multicast included).
+	if [ "$STACK" = ours ]; then
+		t_eq "pyverbs: test_rdmacm: 10 of 10 pass on ours" 10 \
+			grep -c '^tests\.test_rdmacm\..* ok$' "$OUT/pyverbs-results"
+	fi
+	t_eq "pyverbs: no failure or error${known:+ but $known}" "$known" \
+		bash -c "grep -vE ' (ok|skipped)$' $OUT/pyverbs-results | cut -d' ' -f1 | grep -vxF -- '$optional'"
+	grep ' ok$' "$OUT/pyverbs-results" | cut -d' ' -f1 >"$OUT/pyverbs-ok"
+}
+
+if [ -n "${DATAPATH_ONLY:-}" ]; then
+	case ",$DATAPATH_ONLY," in *,pyverbs,*) pyverbs_suite ;; esac
 	finish
 	exit
 fi
@@ -328,44 +398,7 @@ pair "ib_atomic_bw" 300 ib_atomic_bw $PT -n 1000 -- ib_atomic_bw $PT -n 1000 127
 pair "ib_atomic_bw fetch-add" 300 ib_atomic_bw $PT -n 1000 -A FETCH_AND_ADD -- \
 	ib_atomic_bw $PT -n 1000 -A FETCH_AND_ADD 127.0.0.1
 
-# --- pyverbs -------------------------------------------------------------------
-# librdmacm (test_rdmacm) needs /dev/infiniband/rdma_cm: rdma_ucm provides it.
-modprobe rdma_ucm 2>/dev/null || true
-rm -rf /tmp/pyv && cp -r /usr/share/doc/rdma-core/tests /tmp/pyv && gunzip -rq /tmp/pyv
-(cd /tmp && timeout 1500 /usr/bin/python3 pyv/run_tests.py --dev $DEV -v) \
-	>"$OUT/pyverbs.log" 2>&1
-# One "ID RESULT" line per test.  A test's own output can stand between
-# " ... " and its result (a forked child of test_rdmacm prints
-# "is_fork_initialized() = 2"); then the result starts a later line.
-awk '/^test_[a-z0-9_]* \(tests\./ { id = $2; gsub(/[()]/, "", id) }
-     / \.\.\. / && id {
-	r = $0; sub(/.* \.\.\. /, "", r); sub(/ .*/, "", r)
-	if (r ~ /^(ok|skipped|FAIL|ERROR|expected|unexpected)$/) { print id, r; id = "" }
-	next
-     }
-     id && /^(ok|skipped|FAIL|ERROR|expected|unexpected)( |$)/ { print id, $1; id = "" }' \
-	"$OUT/pyverbs.log" | sort >"$OUT/pyverbs-results"
-echo "# pyverbs: $(grep -c ' ok$' "$OUT/pyverbs-results") ok, $(grep -c ' skipped$' "$OUT/pyverbs-results") skipped, $(grep -cvE ' (ok|skipped)$' "$OUT/pyverbs-results") other; $(grep -E '^(OK|FAILED)' "$OUT/pyverbs.log" | tail -n1)"
-# The in-tree stacks' one known failure each: 6.1's rxe has no ATOMIC
-# WRITE; 6.12's has it, but lets a CQ shrink below the completions it
-# holds (test_resize_cq expects that resize to fail).
-known=""
-if [ "$STACK" = stock ]; then
-	case "$(uname -r)" in
-	6.1.*) known="tests.test_qpex.QpExTestCase.test_qp_ex_rc_atomic_write" ;;
-	*) known="tests.test_cq.CQTest.test_resize_cq" ;;
-	esac
-fi
-# Our rxe names its netdev under device/net/ (stock's does not, so stock
-# skips test_rdmacm): on ours the rdmacm tests run, through our rdma_ucm,
-# rdma_cm and ib_cm, and all 10 must pass (multicast included).
-if [ "$STACK" = ours ]; then
-	t_eq "pyverbs: test_rdmacm: 10 of 10 pass on ours" 10 \
-		grep -c '^tests\.test_rdmacm\..* ok$' "$OUT/pyverbs-results"
-fi
-t_eq "pyverbs: no failure or error${known:+ but $known}" "$known" \
-	bash -c "grep -vE ' (ok|skipped)$' $OUT/pyverbs-results | cut -d' ' -f1"
-grep ' ok$' "$OUT/pyverbs-results" | cut -d' ' -f1 >"$OUT/pyverbs-ok"
+pyverbs_suite
 
 # --- kill -9 in the middle of traffic -------------------------------------------
 pinned() { grep -h '^VmPin:' /proc/[0-9]*/status 2>/dev/null | awk '{ n += $2 } END { print n + 0 }'; }

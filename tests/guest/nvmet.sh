@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Guest side of the NVMe/RDMA pair (tests/host/nvmet.sh starts it through
+# scripts/vm-pair.sh; not in CI yet).  The server (guest a) exports two
+# namespaces through configfs on port 4420 of its rxe0: 1, a 64 MiB brd
+# RAM disk (the bdev backend) and 2, a 16 MiB file (the file backend);
+# (buffered: tmpfs has no O_DIRECT, nvmet's default for files);
+# with addr_trtype=rdma nvmet loads whatever nvmet-transport-1 is, ours on
+# the ours stack.  The client (guest b) runs `nvme discover`, `nvme
+# connect`, writes a pattern with dd (1 MiB blocks: keyed SGLs, RDMA READ
+# by the target; 4 KiB blocks: in-capsule data), reads it back with
+# O_DIRECT (RDMA WRITE by the target), compares, and disconnects.  Then
+# the client says "done" on TCP port DONEPORT and the server takes its
+# port and subsystem down and unloads everything.
+#
+# Environment: WIRE_ROLE, WIRE_SELF, WIRE_PEER, WIRE_TAG (scripts/vm-pair.sh,
+# tests/host/nvmet.sh).
+set -u
+. /oot-src/tests/guest/lib.sh
+OUT=/oot-out/nvmet
+. /oot-src/tests/guest/wire_lib.sh
+STACK=${OOT_STACK:?}
+DEV=rxe0
+NQN=nqn.2026-11.org.ordma:nvmet-test
+CFG=/sys/kernel/config/nvmet
+DONEPORT=21400
+WAIT=600
+mkdir -p "$OUT"
+echo "# nvmet $TAG: $ROLE on $STACK stack, $SELF, peer $PEER"
+
+t_run "modprobe rdma_rxe" modprobe rdma_rxe
+t_run "modprobe rdma_cm" modprobe rdma_cm
+t_run "rdma link add $DEV" rdma link add $DEV type rxe netdev eth0
+t_run "GID of $SELF" wait_until 30 eval \
+	"grep -qx $(ip4gid "$SELF") /sys/class/infiniband/$DEV/ports/1/gids/*"
+
+server()
+{
+	t_run "modprobe nvmet" modprobe nvmet
+	t_run "brd: a 64 MiB RAM disk" modprobe brd rd_nr=1 rd_size=65536
+	t_run "a 16 MiB backing file" truncate -s 16M /tmp/ns2.img
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	local s=$CFG/subsystems/$NQN p=$CFG/ports/1
+	t_run "subsystem $NQN" eval "mkdir $s && echo 1 >$s/attr_allow_any_host"
+	t_run "namespace 1: /dev/ram0" eval "mkdir $s/namespaces/1 &&
+		echo -n /dev/ram0 >$s/namespaces/1/device_path &&
+		echo 1 >$s/namespaces/1/enable"
+	t_run "namespace 2: /tmp/ns2.img" eval "mkdir $s/namespaces/2 &&
+		echo -n /tmp/ns2.img >$s/namespaces/2/device_path &&
+		echo 1 >$s/namespaces/2/buffered_io &&
+		echo 1 >$s/namespaces/2/enable"
+	t_run "port 1: rdma $SELF:4420 ipv4" eval "mkdir $p &&
+		echo rdma >$p/addr_trtype && echo ipv4 >$p/addr_adrfam &&
+		echo $SELF >$p/addr_traddr && echo 4420 >$p/addr_trsvcid"
+	t_run "port 1 enabled with the subsystem" ln -s "$s" "$p/subsystems/"
+	# ours carries MODULE_VERSION, the in-tree one none
+	t_eq "nvmet_rdma loaded is the $STACK one" \
+		"$([ "$STACK" = ours ] && echo 0.1.0-oot || echo in-tree)" \
+		eval 'cat /sys/module/nvmet_rdma/version 2>/dev/null || echo in-tree'
+	echo "# nvmet_rdma: $(modinfo -F filename nvmet_rdma)"
+	t_run "a listener on port 4420" wait_until 30 eval \
+		"rdma res show cm_id | grep -q 'state LISTEN.*:4420'"
+	echo "# waiting for the client (port $DONEPORT)"
+	t_run "the client says done" timeout $WAIT python3 -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("", int(sys.argv[1])))
+s.listen(1)
+s.accept()[0].close()' $DONEPORT
+	echo "# ram0 after the client: $(head -c 9437184 /dev/ram0 | sha256sum | cut -c1-16) (first 9 MiB)"
+	echo "# cm ids: $(rdma res show cm_id | grep -c .); qps: $(rdma res show qp | grep -c .)"
+	t_run "port 1 disabled" rm "$p/subsystems/$NQN"
+	t_run "port 1 removed" rmdir "$p"
+	t_run "namespaces and subsystem removed" eval "echo 0 >$s/namespaces/1/enable &&
+		echo 0 >$s/namespaces/2/enable && rmdir $s/namespaces/1 $s/namespaces/2 && rmdir $s"
+	t_run "no cm_id left" wait_until 30 eval '[ -z "$(rdma res show cm_id)" ]'
+	t_run "unload nvmet_rdma nvmet brd" modprobe -r nvmet_rdma nvmet brd
+}
+
+# The client's data: 8 MiB in 1 MiB blocks, then 1 MiB in 4 KiB ones.
+client()
+{
+	t_run "modprobe nvme-rdma" modprobe nvme-rdma
+	local disc=$OUT/discover.txt
+	t_run "nvme discover -t rdma -a $PEER finds $NQN" wait_until 300 eval \
+		"nvme discover -t rdma -a $PEER -s 4420 >$disc 2>&1 && grep -q 'subnqn: *$NQN' $disc"
+	cat "$disc"
+	t_run "nvme connect -t rdma -n $NQN" nvme connect -t rdma -a "$PEER" -s 4420 -n "$NQN"
+	t_run "two namespaces appear" wait_until 30 eval '[ -b /dev/nvme0n1 ] && [ -b /dev/nvme0n2 ]'
+	nvme list
+	t_eq "namespace 1 is 64 MiB" 67108864 blockdev --getsize64 /dev/nvme0n1
+	t_eq "namespace 2 is 16 MiB" 16777216 blockdev --getsize64 /dev/nvme0n2
+	head -c 9437184 /dev/urandom >/tmp/pattern
+	local ns
+	for ns in 1 2; do
+		t_run "ns$ns: write 8 MiB in 1 MiB blocks (RDMA READ)" \
+			dd if=/tmp/pattern of=/dev/nvme0n$ns bs=1M count=8 oflag=direct status=none
+		t_run "ns$ns: write 1 MiB in 4 KiB blocks (in-capsule)" \
+			dd if=/tmp/pattern of=/dev/nvme0n$ns bs=4k skip=2048 seek=2048 count=256 oflag=direct status=none
+		t_run "ns$ns: read 9 MiB back (RDMA WRITE)" \
+			dd if=/dev/nvme0n$ns of=/tmp/back$ns bs=1M count=9 iflag=direct status=none
+		t_run "ns$ns: the bytes read are the bytes written" cmp /tmp/pattern /tmp/back$ns
+		t_run "ns$ns: 4 KiB reads match too" eval "dd if=/dev/nvme0n$ns bs=4k count=64 skip=2100 iflag=direct status=none |
+			cmp - <(dd if=/tmp/pattern bs=4k count=64 skip=2100 status=none)"
+	done
+	echo "# pattern: $(sha256sum </tmp/pattern | cut -c1-16)"
+	t_run "nvme disconnect -n $NQN" nvme disconnect -n "$NQN"
+	t_run "the controller is gone" wait_until 30 eval '! ls /dev/nvme0 2>/dev/null'
+	t_run "tell the server we are done" wait_until 60 eval \
+		"(exec 3<>/dev/tcp/$PEER/$DONEPORT) 2>/dev/null"
+	t_run "unload nvme_rdma" modprobe -r nvme_rdma
+}
+
+if [ "$ROLE" = server ]; then server; else client; fi
+t_run "rdma link delete $DEV" rdma link delete $DEV
+t_done "nvmet-$TAG-$ROLE"

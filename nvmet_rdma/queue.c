@@ -340,6 +340,12 @@ int nvmet_rdma_queue_connect(struct rdma_cm_id *id,
 	queue->inline_pages = DIV_ROUND_UP(queue->inline_size, PAGE_SIZE);
 	INIT_WORK(&queue->release_work, nvmet_rdma_release_work);
 	init_completion(&queue->drained);
+	/*
+	 * Closed until accepted: a failed receive before that must not
+	 * start the release work under our feet (this function owns the
+	 * teardown until then).
+	 */
+	set_bit(NVMET_RDMA_Q_CLOSING, &queue->flags);
 
 	ret = nvmet_rdma_create_verbs(queue);
 	if (ret)
@@ -365,21 +371,21 @@ int nvmet_rdma_queue_connect(struct rdma_cm_id *id,
 	accept.initiator_depth = min_t(int, ev->param.conn.responder_resources,
 				       dev->attrs.max_qp_init_rd_atom);
 	accept.responder_resources = 0;
+	clear_bit(NVMET_RDMA_Q_CLOSING, &queue->flags);
 	ret = rdma_accept(id, &accept);
-	if (ret) {
-		/* Closed by the caller's return value: the id is destroyed. */
-		set_bit(NVMET_RDMA_Q_CLOSING, &queue->flags);
+	if (ret && !test_and_set_bit(NVMET_RDMA_Q_CLOSING, &queue->flags)) {
+		/* Our return value has the CM destroy the id. */
 		nvmet_rdma_queue_quiesce(queue, true, NULL);
 		nvmet_rdma_queue_unlist(queue);
 		kfree(queue);
 		return ret;
 	}
+	/* (A failure that claimed it first has queued the release work.) */
 	return 0;
 
 fail:
 	pr_warn_ratelimited("nvmet_rdma: queue %u of %u slots not created: %d\n",
 			    qid, size, ret);
-	set_bit(NVMET_RDMA_Q_CLOSING, &queue->flags);
 	nvmet_rdma_queue_quiesce(queue, sq_live, NULL);
 	mutex_lock(&nvmet_rdma_queue_mutex);
 	nvmet_rdma_queue_count--;

@@ -68,7 +68,7 @@ s.bind(("", int(sys.argv[1])))
 s.listen(1)
 s.accept()[0].close()' $DONEPORT
 	echo "# ram0 after the client: $(head -c 9437184 /dev/ram0 | sha256sum | cut -c1-16) (first 9 MiB)"
-	echo "# cm ids: $(rdma res show cm_id | grep -c .); qps: $(rdma res show qp | grep -c .)"
+	echo "# cm ids: $(rdma res show cm_id | grep -c .); qps: $(rdma res show qp 2>/dev/null | grep -c .)"
 	t_run "port 1 disabled" rm "$p/subsystems/$NQN"
 	t_run "port 1 removed" rmdir "$p"
 	t_run "namespaces and subsystem removed" eval "echo 0 >$s/namespaces/1/enable &&
@@ -106,6 +106,12 @@ client()
 	echo "# pattern: $(sha256sum </tmp/pattern | cut -c1-16)"
 	t_run "nvme disconnect -n $NQN" nvme disconnect -n "$NQN"
 	t_run "the controller is gone" wait_until 30 eval '! ls /dev/nvme0 2>/dev/null'
+	# A peer that is no NVMe host: rping's private data is no valid
+	# NVMe/RDMA request (hsqsize 0), so the target must refuse it and go
+	# on serving.
+	t_fail "rping to port 4420 is refused" timeout 60 rping -c -a "$PEER" -p 4420 -C 1
+	t_run "the target still serves: nvme discover" eval \
+		"nvme discover -t rdma -a $PEER -s 4420 | grep -q 'subnqn: *$NQN'"
 	t_run "tell the server we are done" wait_until 60 eval \
 		"(exec 3<>/dev/tcp/$PEER/$DONEPORT) 2>/dev/null"
 	t_run "unload nvme_rdma" modprobe -r nvme_rdma

@@ -9,7 +9,8 @@
 # the ours stack.  The client (guest b) runs `nvme discover`, `nvme
 # connect`, writes a pattern with dd (1 MiB blocks: keyed SGLs, RDMA READ
 # by the target; 4 KiB blocks: in-capsule data), reads it back with
-# O_DIRECT (RDMA WRITE by the target), compares, and disconnects.  Then
+# O_DIRECT (RDMA WRITE by the target), compares, and disconnects; then
+# connects over IPv6 (port 2, [fd00::11]:4421) and reads the pattern back.  Then
 # the client says "done" on TCP port DONEPORT and the server takes its
 # port and subsystem down and unloads everything.
 #
@@ -31,8 +32,12 @@ echo "# nvmet $TAG: $ROLE on $STACK stack, $SELF, peer $PEER"
 t_run "modprobe rdma_rxe" modprobe rdma_rxe
 t_run "modprobe rdma_cm" modprobe rdma_cm
 t_run "rdma link add $DEV" rdma link add $DEV type rxe netdev eth0
-t_run "GID of $SELF" wait_until 30 eval \
-	"grep -qx $(ip4gid "$SELF") /sys/class/infiniband/$DEV/ports/1/gids/*"
+SELF6=fd00::${SELF##*.}
+PEER6=fd00::${PEER##*.}
+ip -6 addr add "$SELF6/64" dev eth0 nodad
+t_run "GIDs of $SELF and $SELF6" wait_until 30 eval \
+	"grep -qx $(ip4gid "$SELF") /sys/class/infiniband/$DEV/ports/1/gids/* &&
+	 grep -qx fd00:0000:0000:0000:0000:0000:0000:$(printf %04d "${SELF##*.}") /sys/class/infiniband/$DEV/ports/1/gids/*"
 
 server()
 {
@@ -53,6 +58,11 @@ server()
 		echo rdma >$p/addr_trtype && echo ipv4 >$p/addr_adrfam &&
 		echo $SELF >$p/addr_traddr && echo 4420 >$p/addr_trsvcid"
 	t_run "port 1 enabled with the subsystem" ln -s "$s" "$p/subsystems/"
+	local p6=$CFG/ports/2
+	t_run "port 2: rdma [$SELF6]:4421 ipv6" eval "mkdir $p6 &&
+		echo rdma >$p6/addr_trtype && echo ipv6 >$p6/addr_adrfam &&
+		echo $SELF6 >$p6/addr_traddr && echo 4421 >$p6/addr_trsvcid"
+	t_run "port 2 enabled with the subsystem" ln -s "$s" "$p6/subsystems/"
 	# ours carries MODULE_VERSION, the in-tree one none
 	t_eq "nvmet_rdma loaded is the $STACK one" \
 		"$([ "$STACK" = ours ] && echo 0.1.0-oot || echo in-tree)" \
@@ -71,6 +81,7 @@ s.accept()[0].close()' $DONEPORT
 	echo "# cm ids: $(rdma res show cm_id | grep -c .); qps: $(rdma res show qp 2>/dev/null | grep -c .)"
 	t_run "port 1 disabled" rm "$p/subsystems/$NQN"
 	t_run "port 1 removed" rmdir "$p"
+	t_run "port 2 disabled and removed" eval "rm $p6/subsystems/$NQN && rmdir $p6"
 	t_run "namespaces and subsystem removed" eval "echo 0 >$s/namespaces/1/enable &&
 		echo 0 >$s/namespaces/2/enable && rmdir $s/namespaces/1 $s/namespaces/2 && rmdir $s"
 	t_run "no cm_id left" wait_until 30 eval '[ -z "$(rdma res show cm_id)" ]'
@@ -106,6 +117,13 @@ client()
 	echo "# pattern: $(sha256sum </tmp/pattern | cut -c1-16)"
 	t_run "nvme disconnect -n $NQN" nvme disconnect -n "$NQN"
 	t_run "the controller is gone" wait_until 30 eval '! ls /dev/nvme0 2>/dev/null'
+	# The same subsystem over IPv6 (port 2): what IPv4 wrote reads back.
+	t_run "nvme connect -t rdma -a $PEER6 -s 4421" nvme connect -t rdma -a "$PEER6" -s 4421 -n "$NQN"
+	t_run "namespace 1 appears (IPv6)" wait_until 30 test -b /dev/nvme0n1
+	t_run "ipv6: 9 MiB read back are the pattern" eval \
+		"dd if=/dev/nvme0n1 bs=1M count=9 iflag=direct status=none | cmp - /tmp/pattern"
+	t_run "nvme disconnect (IPv6)" nvme disconnect -n "$NQN"
+	t_run "the controller is gone (IPv6)" wait_until 30 eval '! ls /dev/nvme0 2>/dev/null'
 	# A peer that is no NVMe host: rping's private data is no valid
 	# NVMe/RDMA request (hsqsize 0), so the target must refuse it and go
 	# on serving.

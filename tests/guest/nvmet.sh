@@ -88,6 +88,17 @@ s.accept()[0].close()' $DONEPORT
 	t_run "unload nvmet_rdma nvmet brd" modprobe -r nvmet_rdma nvmet brd
 }
 
+# The block device of namespace NSID (the host names disks in the order
+# their probes finish, which on 6.12 need not be NSID order).
+ns_dev()
+{
+	local d
+	for d in /sys/block/nvme*n*; do
+		[[ ${d##*/} =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
+		[ "$(cat "$d/nsid" 2>/dev/null)" = "$1" ] && echo "/dev/${d##*/}"
+	done
+}
+
 # The client's data: 8 MiB in 1 MiB blocks, then 1 MiB in 4 KiB ones.
 client()
 {
@@ -97,21 +108,22 @@ client()
 		"nvme discover -t rdma -a $PEER -s 4420 >$disc 2>&1 && grep -q 'subnqn: *$NQN' $disc"
 	cat "$disc"
 	t_run "nvme connect -t rdma -n $NQN" nvme connect -t rdma -a "$PEER" -s 4420 -n "$NQN"
-	t_run "two namespaces appear" wait_until 30 eval '[ -b /dev/nvme0n1 ] && [ -b /dev/nvme0n2 ]'
+	t_run "two namespaces appear" wait_until 30 eval '[ -b "$(ns_dev 1)" ] && [ -b "$(ns_dev 2)" ]'
 	nvme list
-	t_eq "namespace 1 is 64 MiB" 67108864 blockdev --getsize64 /dev/nvme0n1
-	t_eq "namespace 2 is 16 MiB" 16777216 blockdev --getsize64 /dev/nvme0n2
+	t_eq "namespace 1 is 64 MiB" 67108864 blockdev --getsize64 "$(ns_dev 1)"
+	t_eq "namespace 2 is 16 MiB" 16777216 blockdev --getsize64 "$(ns_dev 2)"
 	head -c 9437184 /dev/urandom >/tmp/pattern
-	local ns
+	local ns dev
 	for ns in 1 2; do
+		dev=$(ns_dev $ns)
 		t_run "ns$ns: write 8 MiB in 1 MiB blocks (RDMA READ)" \
-			dd if=/tmp/pattern of=/dev/nvme0n$ns bs=1M count=8 oflag=direct status=none
+			dd if=/tmp/pattern of=$dev bs=1M count=8 oflag=direct status=none
 		t_run "ns$ns: write 1 MiB in 4 KiB blocks (in-capsule)" \
-			dd if=/tmp/pattern of=/dev/nvme0n$ns bs=4k skip=2048 seek=2048 count=256 oflag=direct status=none
+			dd if=/tmp/pattern of=$dev bs=4k skip=2048 seek=2048 count=256 oflag=direct status=none
 		t_run "ns$ns: read 9 MiB back (RDMA WRITE)" \
-			dd if=/dev/nvme0n$ns of=/tmp/back$ns bs=1M count=9 iflag=direct status=none
+			dd if=$dev of=/tmp/back$ns bs=1M count=9 iflag=direct status=none
 		t_run "ns$ns: the bytes read are the bytes written" cmp /tmp/pattern /tmp/back$ns
-		t_run "ns$ns: 4 KiB reads match too" eval "dd if=/dev/nvme0n$ns bs=4k count=64 skip=2100 iflag=direct status=none |
+		t_run "ns$ns: 4 KiB reads match too" eval "dd if=$dev bs=4k count=64 skip=2100 iflag=direct status=none |
 			cmp - <(dd if=/tmp/pattern bs=4k count=64 skip=2100 status=none)"
 	done
 	echo "# pattern: $(sha256sum </tmp/pattern | cut -c1-16)"
@@ -119,9 +131,9 @@ client()
 	t_run "the controller is gone" wait_until 30 eval '! ls /dev/nvme0 2>/dev/null'
 	# The same subsystem over IPv6 (port 2): what IPv4 wrote reads back.
 	t_run "nvme connect -t rdma -a $PEER6 -s 4421" nvme connect -t rdma -a "$PEER6" -s 4421 -n "$NQN"
-	t_run "namespace 1 appears (IPv6)" wait_until 30 test -b /dev/nvme0n1
+	t_run "namespace 1 appears (IPv6)" wait_until 30 eval '[ -b "$(ns_dev 1)" ]'
 	t_run "ipv6: 9 MiB read back are the pattern" eval \
-		"dd if=/dev/nvme0n1 bs=1M count=9 iflag=direct status=none | cmp - /tmp/pattern"
+		"dd if=\$(ns_dev 1) bs=1M count=9 iflag=direct status=none | cmp - /tmp/pattern"
 	t_run "nvme disconnect (IPv6)" nvme disconnect -n "$NQN"
 	t_run "the controller is gone (IPv6)" wait_until 30 eval '! ls /dev/nvme0 2>/dev/null'
 	# A peer that is no NVMe host: rping's private data is no valid

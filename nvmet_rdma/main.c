@@ -109,12 +109,12 @@ static int nvmet_rdma_add_port(struct nvmet_port *nport)
 	}
 	ret = nvmet_rdma_listen(port);
 	if (ret) {
-		pr_err("nvmet_rdma: cannot listen on %pISpcs: %d\n",
+		pr_err("nvmet_rdma: cannot listen on %pISpc: %d\n",
 		       &port->addr, ret);
 		goto fail;
 	}
 	nport->priv = port;
-	pr_info("nvmet_rdma: enabling port %d (%pISpcs)\n",
+	pr_info("nvmet_rdma: enabling port %d (%pISpc)\n",
 		le16_to_cpu(nport->disc_addr.portid), &port->addr);
 	return 0;
 fail:

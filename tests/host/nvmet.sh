@@ -8,6 +8,9 @@
 #
 #   OOT_KERNEL=6.1 tests/host/nvmet.sh [ours-stock|stock-stock]
 #
+# NVMET_REMOVAL=0 leaves out the last step (the target's rxe0 deleted
+# under a connected host).
+#
 # Logs in build/test-logs/nvmet-PAIR[-LINE]/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +26,8 @@ t0=$(date +%s)
 rc=0
 scripts/vm-pair.sh --a-stack "$a" --b-stack "$b" --out "$out" \
 	--mem 1536 --smp 1 --timeout 1500 \
-	--a-env "WIRE_TAG=$pair" --b-env "WIRE_TAG=$pair" -- tests/guest/nvmet.sh || rc=$?
+	--a-env "WIRE_TAG=$pair" --b-env "WIRE_TAG=$pair" \
+	--a-env "NVMET_REMOVAL=${NVMET_REMOVAL:-1}" --b-env "NVMET_REMOVAL=${NVMET_REMOVAL:-1}" \
+	-- tests/guest/nvmet.sh || rc=$?
 echo "# nvmet $pair: done in $(($(date +%s) - t0))s (exit $rc)"
 exit "$rc"

@@ -19,18 +19,28 @@ KABI ?= $(shell bash -c '. scripts/lib/target.sh && target_kabi')
 KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),/usr/src/linux-headers-$(KABI)-amd64)
 
 PWD := $(shell pwd)
+
+# nvmet-rdma is built against nvmet's private header, nvmet.h, from
+# Debian's linux-source of KDIR's exact version, and only when that
+# header's export CRCs equal KDIR's (scripts/kernel-abi-gate.sh, which
+# prints why not otherwise).  NVMET_SOURCE= on the command line builds
+# without it.  Evaluated where a recipe uses it, so only builds pay.
+NVMET_SOURCE ?= $(if $(wildcard scripts/kernel-abi-gate.sh),$(shell \
+	scripts/kernel-abi-gate.sh nvmet-rdma $(KDIR) drivers/nvme/target/nvmet \
+	drivers/nvme/target/core.c))
 KMAKE = $(MAKE) -C $(KDIR) M=$(PWD)
+KMAKE_GATED = $(KMAKE) NVMET_SOURCE=$(NVMET_SOURCE)
 
 all: modules
 
 modules:
-	+$(KMAKE) modules
+	+$(KMAKE_GATED) modules
 
 # Every file is rebuilt so that no warning can hide in an up-to-date object.
 check:
-	$(KMAKE) clean >/dev/null
+	$(KMAKE) NVMET_SOURCE=clean clean >/dev/null
 	@mkdir -p build
-	+$(KMAKE) C=2 W=1 modules 2>&1 | tee build/check.log
+	+$(KMAKE_GATED) C=2 W=1 modules 2>&1 | tee build/check.log
 	$(MAKE) -s -C tests/kmod KDIR=$(KDIR) clean >/dev/null
 	$(MAKE) -C tests/kmod KDIR=$(KDIR) check 2>&1 | tee -a build/check.log
 	$(MAKE) -s -C hw_mlx5 KDIR=$(KDIR) clean >/dev/null
@@ -52,7 +62,7 @@ test:
 	scripts/test-all.sh
 
 install:
-	$(KMAKE) INSTALL_MOD_DIR=updates/dkms modules_install
+	$(KMAKE_GATED) INSTALL_MOD_DIR=updates/dkms modules_install
 
 # What /usr/src/ordma-VERSION holds: the build files and the modules'
 # sources, nothing built and nothing of the tests.
@@ -71,7 +81,7 @@ deb:
 
 # The tests are not part of the DKMS source: clean them only where they are.
 clean:
-	$(KMAKE) clean
+	$(KMAKE) NVMET_SOURCE=clean clean
 	$(if $(wildcard tests/unit/Makefile),$(MAKE) -C tests/unit clean)
 	$(if $(wildcard tests/kmod/Makefile),$(MAKE) -C tests/kmod KDIR=$(KDIR) clean)
 	$(if $(wildcard hw_mlx5/Makefile),$(MAKE) -C hw_mlx5 KDIR=$(KDIR) clean)

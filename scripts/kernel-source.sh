@@ -3,7 +3,8 @@
 # Files of a kernel's source tree, from Debian's linux-source package of
 # that line, for what the headers packages leave out (checkpatch, and the
 # private headers of the NVMe modules).  Nothing of it is committed: the
-# package is fetched with apt-get download, only the paths asked for are
+# package (of the version KERNEL_SOURCE_VERSION names, else the candidate)
+# is fetched with apt-get download, only the paths asked for are
 # unpacked, into build/kernel-source/linux-source-LINE_VERSION/, and kept
 # there for the next call.  Prints that directory.
 #
@@ -14,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 line=${1:?usage: scripts/kernel-source.sh LINE PATH...}
 shift
 pkg=linux-source-$line
-ver=$(apt-cache policy "$pkg" | awk '/Candidate:/ { print $2 }')
+ver=${KERNEL_SOURCE_VERSION:-$(apt-cache policy "$pkg" | awk "/Candidate:/ { print \$2 }")}
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || {
 	echo "kernel-source: no $pkg in the apt sources" >&2; exit 1; }
 dir=$top/build/kernel-source/${pkg}_$ver

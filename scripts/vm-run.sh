@@ -107,6 +107,13 @@ if [ "$stack" = ours ]; then
 		}
 		modules+=("$f")
 	done
+	# Modules built only when their gate passed and not yet in
+	# dkms.conf (issue 21: nvmet-rdma): taken when built for this kernel.
+	for f in "$top/nvmet_rdma/nvmet-rdma.ko"; do
+		[ -z "${OOT_MODULES:-}" ] && [ -e "$f" ] || continue
+		[ "$(modinfo -F vermagic "$f" | cut -d' ' -f1)" = "$kver" ] &&
+			modules+=("$f")
+	done
 fi
 
 if [ -z "$out" ]; then

@@ -31,6 +31,13 @@
 #define ORDMA_FOLL_RO_LONGTERM 0
 #endif
 
+/* The unaligned accessors moved from asm/ to linux/unaligned.h in 6.12. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 /* vm_flags is written through vm_flags_{set,clear}() since 6.3. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 #define ordma_vm_flags_set vm_flags_set

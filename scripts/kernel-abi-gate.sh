@@ -46,7 +46,7 @@ grep -q '^CONFIG_MODVERSIONS=y' "$kdir/.config" 2>/dev/null ||
 # The headers package that holds KDIR gives the version; linux-source of
 # the same line and the same Debian version holds the matching tree.
 # KERNEL_SOURCE_VERSION names it for a tree no package owns.
-hver=${KERNEL_SOURCE_VERSION:-}
+hver=${KERNEL_SOURCE_VERSION:-} hpkg=KERNEL_SOURCE_VERSION
 if [ -z "$hver" ]; then
 	kreal=$(readlink -f "$kdir")
 	hpkg=$(dpkg-query -S "$kreal" 2>/dev/null | awk -F': ' 'NR == 1 { print $1 }')

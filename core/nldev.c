@@ -384,43 +384,36 @@ static int nldev_put_monitor_mode(struct sk_buff *msg)
 
 /*
  * One RDMA_NLDEV_CMD_MONITOR message to the NOTIFY group: the device's
- * handle, for a netdev event also the port and the netdev, and the event.
- * A lost event (no memory) is only logged: registration goes on.
+ * handle, for a netdev event (@ndev) also the port and the netdev, and the
+ * event.  A lost event (no memory) is only logged: registration goes on.
  */
-static void nldev_notify(struct ib_device *ibdev, u32 port, u8 event)
+static void nldev_notify(struct ib_device *ibdev, u32 port,
+			 struct net_device *ndev, u8 event)
 {
-	struct net_device *ndev = NULL;
 	struct nlmsghdr *nlh;
 	struct sk_buff *msg;
-	int ret = -EMSGSIZE;
+	int ret = -ENOMEM;
 
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		goto lost;
+	ret = -EMSGSIZE;
 	nlh = nlmsg_put(msg, 0, 0,
 			RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_MONITOR),
 			0, 0);
-	if (!nlh || fill_dev_handle(msg, ibdev))
-		goto free;
-	if (port) {
-		ndev = ib_device_get_netdev(ibdev, port);
-		if (nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port) ||
-		    (ndev &&
-		     (nla_put_u32(msg, RDMA_NLDEV_ATTR_NDEV_INDEX, ndev->ifindex) ||
-		      nla_put_string(msg, RDMA_NLDEV_ATTR_NDEV_NAME, ndev->name))))
-			goto free;
+	if (!nlh || fill_dev_handle(msg, ibdev) ||
+	    (ndev &&
+	     (nla_put_u32(msg, RDMA_NLDEV_ATTR_PORT_INDEX, port) ||
+	      nla_put_u32(msg, RDMA_NLDEV_ATTR_NDEV_INDEX, ndev->ifindex) ||
+	      nla_put_string(msg, RDMA_NLDEV_ATTR_NDEV_NAME, ndev->name))) ||
+	    nla_put_u8(msg, RDMA_NLDEV_ATTR_EVENT_TYPE, event)) {
+		nlmsg_free(msg);
+		goto lost;
 	}
-	if (nla_put_u8(msg, RDMA_NLDEV_ATTR_EVENT_TYPE, event))
-		goto free;
-	dev_put(ndev);
 	nlmsg_end(msg, nlh);
 	ret = rdma_nl_multicast_init_net(msg, RDMA_NL_GROUP_NOTIFY);
 	if (!ret)
 		return;
-	goto lost;
-free:
-	dev_put(ndev);
-	nlmsg_free(msg);
 lost:
 	dev_warn_ratelimited(&ibdev->dev, "monitor event %u not sent: %d\n",
 			     event, ret);
@@ -432,19 +425,19 @@ void nldev_notify_registered(struct ib_device *ibdev)
 	struct net_device *ndev;
 	u32 port;
 
-	nldev_notify(ibdev, 0, RDMA_REGISTER_EVENT);
+	nldev_notify(ibdev, 0, NULL, RDMA_REGISTER_EVENT);
 	rdma_for_each_port(ibdev, port) {
 		ndev = ib_device_get_netdev(ibdev, port);
 		if (!ndev)
 			continue;
+		nldev_notify(ibdev, port, ndev, RDMA_NETDEV_ATTACH_EVENT);
 		dev_put(ndev);
-		nldev_notify(ibdev, port, RDMA_NETDEV_ATTACH_EVENT);
 	}
 }
 
 void nldev_notify_unregistered(struct ib_device *ibdev)
 {
-	nldev_notify(ibdev, 0, RDMA_UNREGISTER_EVENT);
+	nldev_notify(ibdev, 0, NULL, RDMA_UNREGISTER_EVENT);
 }
 #else
 static int nldev_put_monitor_mode(struct sk_buff *msg)

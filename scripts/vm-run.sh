@@ -109,11 +109,11 @@ if [ "$stack" = ours ]; then
 	done
 	# Modules built only when their gate passed and not yet in
 	# dkms.conf (issue 21: nvmet-rdma): taken when built for this kernel.
-	for f in "$top/nvmet_rdma/nvmet-rdma.ko"; do
-		[ -z "${OOT_MODULES:-}" ] && [ -e "$f" ] || continue
-		[ "$(modinfo -F vermagic "$f" | cut -d' ' -f1)" = "$kver" ] &&
-			modules+=("$f")
-	done
+	f=$top/nvmet_rdma/nvmet-rdma.ko
+	if [ -z "${OOT_MODULES:-}" ] && [ -e "$f" ] &&
+	   [ "$(modinfo -F vermagic "$f" | cut -d' ' -f1)" = "$kver" ]; then
+		modules+=("$f")
+	fi
 fi
 
 if [ -z "$out" ]; then

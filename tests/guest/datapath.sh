@@ -111,7 +111,8 @@ pyverbs_suite()
 				>"$OUT/pyverbs-$m.log" 2>&1 || rc=$?
 			cat "$OUT/pyverbs-$m.log" >>"$OUT/pyverbs.log"
 			if ! grep -qE '^(OK|FAILED)' "$OUT/pyverbs-$m.log"; then
-				echo "crashed tests.$m (exit $rc)" >>"$OUT/pyverbs-crashed"
+				echo "# pyverbs $m: no summary (exit $rc)"
+				echo "tests.$m crashed" >>"$OUT/pyverbs-crashed"
 			elif [ "$rc" -ge 128 ]; then
 				# Its tests all reported: the interpreter's own exit.
 				echo "# pyverbs $m: python died of signal $((rc - 128)) after its summary"
@@ -133,8 +134,7 @@ pyverbs_suite()
 	     }
 	     id && /^(ok|skipped|FAIL|ERROR|expected|unexpected)( |$)/ { print id, $1; id = "" }' \
 		"$OUT/pyverbs.log" >"$OUT/pyverbs-results"
-	[ ! -e "$OUT/pyverbs-crashed" ] ||
-		awk '{ print $2, $1 }' "$OUT/pyverbs-crashed" >>"$OUT/pyverbs-results"
+	[ ! -e "$OUT/pyverbs-crashed" ] || cat "$OUT/pyverbs-crashed" >>"$OUT/pyverbs-results"
 	sort -o "$OUT/pyverbs-results" "$OUT/pyverbs-results"
 	echo "# pyverbs: $(grep -c ' ok$' "$OUT/pyverbs-results") ok, $(grep -c ' skipped$' "$OUT/pyverbs-results") skipped, $(grep -cvE ' (ok|skipped)$' "$OUT/pyverbs-results") other; $(grep -E '^(OK|FAILED)' "$OUT/pyverbs.log" | tail -n1)"
 	# The in-tree stacks' one known failure each: 6.1's rxe has no ATOMIC

@@ -83,6 +83,14 @@ def parse_attrs(data):
     return out
 
 
+def messages(buf):
+    """The (type, payload) of each netlink message in one datagram."""
+    while len(buf) >= 16:
+        ln, kind, _, _, _ = struct.unpack_from("=IHHII", buf)
+        yield kind, buf[16:ln]
+        buf = buf[(ln + 3) & ~3:]
+
+
 def request(client, op, attrs=b"", flags=NLM_F_ACK, sock=None):
     s = sock or socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_RDMA)
     msg_type = (client << 10) + op
@@ -92,17 +100,13 @@ def request(client, op, attrs=b"", flags=NLM_F_ACK, sock=None):
     s.send(hdr + body)
     replies, err = [], None
     while err is None:
-        buf = s.recv(65536)
-        while len(buf) >= 16:
-            ln, kind, _, _, _ = struct.unpack_from("=IHHII", buf)
-            payload = buf[16:ln]
+        for kind, payload in messages(s.recv(65536)):
             if kind == NLMSG_ERROR:
                 err = -struct.unpack_from("=i", payload)[0]
             elif kind == NLMSG_DONE:
                 err = -struct.unpack_from("=i", payload)[0] if payload else 0
             else:
                 replies.append(parse_attrs(payload))
-            buf = buf[(ln + 3) & ~3:]
         if not (flags & (NLM_F_ACK | NLM_F_DUMP)) and replies:
             err = 0
     s.close()
@@ -216,10 +220,8 @@ def monitor(command):
             buf = s.recv(65536)
         except socket.timeout:
             break
-        while len(buf) >= 16:
-            ln, kind, _, _, _ = struct.unpack_from("=IHHII", buf)
-            a = parse_attrs(buf[16:ln])
-            buf = buf[(ln + 3) & ~3:]
+        for kind, payload in messages(buf):
+            a = parse_attrs(payload)
             if kind != (NLDEV << 10) + cmd:
                 print("monitor: message type %#x" % kind)
                 continue

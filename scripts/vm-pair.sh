@@ -12,19 +12,21 @@
 #                          directory under build/vm/)
 #   --port PORT            TCP port of the socket network (default: a free one)
 #   --mem MB, --smp N, --timeout SECONDS   per guest, as for vm-run.sh
+#   --rerun-after-stock-panic   if a guest running the stock stack panics,
+#                          show its panic and boot the pair once more
 #
 # Guest a is 10.0.2.11/24 (MAC 52:54:00:00:00:11), guest b 10.0.2.12/24
 # (52:54:00:00:00:12), both on eth0 with their link-local IPv6 addresses;
 # the two guests see nothing but each other.  COMMAND runs as with
 # vm-run.sh, with WIRE_ROLE (server for a, client for b), WIRE_SELF and
-# WIRE_PEER (the IPv4 addresses) in its environment.  b's console is shown
-# as it runs, a's after both are done.  The exit status is non-zero when
-# either guest's is.
+# WIRE_PEER (the IPv4 addresses) in its environment.  Both consoles are
+# shown after both are done (b's, then a's).  The exit status is non-zero
+# when either guest's is.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 
-astack=ours bstack=stock out= port= mem=2048 smp=1 timeout=1800
+astack=ours bstack=stock out= port= mem=2048 smp=1 timeout=1800 rerun=0
 aenv=() benv=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--rerun-after-stock-panic) rerun=1; shift ;;
 	--) shift; break ;;
 	*) echo "vm-pair: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -49,7 +52,7 @@ done
 
 a_ip=10.0.2.11 b_ip=10.0.2.12
 [ -n "$out" ] || out=$top/build/vm/pair-$astack-$bstack-$(date +%s)-$$
-mkdir -p "$out/a" "$out/b"
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 listening() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
@@ -66,49 +69,110 @@ free_port() # a TCP port on 127.0.0.1 nobody listens on
 apid= bpid=
 cleanup()
 {
-	[ -z "$apid" ] || kill "$apid" 2>/dev/null || true
-	[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || true
+	# Each vm-run.sh leads its own process group (setsid): its QEMU goes too.
+	[ -z "$apid" ] || kill -- -"$apid" 2>/dev/null || true
+	[ -z "$bpid" ] || kill -- -"$bpid" 2>/dev/null || true
 }
 trap cleanup EXIT
 
-# Guest a's QEMU listens; b's can only connect once it does.  Another user
-# may take the port between the check and QEMU's bind: then a's QEMU exits
-# at once and another port is tried.
-for attempt in 1 2 3 4 5; do
-	[ -n "$port" ] || port=$(free_port)
-	echo "vm-pair: socket network on 127.0.0.1:$port; a ($astack, server) $a_ip, b ($bstack, client) $b_ip"
-	"$here/vm-run.sh" --stack "$astack" --name wire-a --out "$out/a" \
-		--mac 52:54:00:00:00:11 --ipv4 "$a_ip/24" --net "listen:$port" \
-		--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
-		"$(printf '%q ' env WIRE_ROLE=server WIRE_SELF=$a_ip WIRE_PEER=$b_ip "${aenv[@]}")$*" \
-		>"$out/a.log" 2>&1 &
-	apid=$!
-	for i in $(seq 300); do
-		listening "$port" && break
-		kill -0 "$apid" 2>/dev/null || break
-		sleep 0.1
-	done
-	listening "$port" && break
-	wait "$apid" || true
-	apid=
-	echo "vm-pair: guest a did not listen on $port:"
-	tail -n 5 "$out/a.log"
-	port=
-done
-[ -n "$apid" ] || { echo "vm-pair: could not start guest a" >&2; exit 2; }
+died() # GUEST: its kernel ended the run (vm-run.sh wrote no rc for it)
+{
+	[ ! -s "$out/$1/rc" ]
+}
+# panic_excerpt GUEST: what the guest's kernel printed from its first sign
+# of trouble to the panic, at most 60 lines
+panic_excerpt()
+{
+	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' "$out/$1/kernel-console.log" 2>/dev/null |
+		awk '/BUG:|Oops|double fault|general protection|stack guard|Kernel panic/ { on = 1 }
+		     on && n < 60 { print; n++ }'
+}
 
-set +e
-"$here/vm-run.sh" --stack "$bstack" --name wire-b --out "$out/b" \
-	--mac 52:54:00:00:00:12 --ipv4 "$b_ip/24" --net "connect:$port" \
-	--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
-	"$(printf '%q ' env WIRE_ROLE=client WIRE_SELF=$b_ip WIRE_PEER=$a_ip "${benv[@]}")$*" \
-	2>&1 | tee "$out/b.log"
-brc=${PIPESTATUS[0]}
-bpid=
-wait "$apid"
-arc=$?
-apid=
-set -e
+# run_pair: one boot of both guests.  When one guest's kernel dies (with
+# oops=panic and -no-reboot its QEMU exits), the other is stopped at once
+# instead of waiting out every test's timeout against a dead peer.  Sets
+# arc and brc.
+run_pair()
+{
+	rm -rf "$out/a" "$out/b"
+	mkdir -p "$out/a" "$out/b"
+	# Guest a's QEMU listens; b's can only connect once it does.  Another user
+	# may take the port between the check and QEMU's bind: then a's QEMU exits
+	# at once and another port is tried.
+	for _ in 1 2 3 4 5; do
+		[ -n "$port" ] || port=$(free_port)
+		echo "vm-pair: socket network on 127.0.0.1:$port; a ($astack, server) $a_ip, b ($bstack, client) $b_ip"
+		setsid "$here/vm-run.sh" --stack "$astack" --name wire-a --out "$out/a" \
+			--mac 52:54:00:00:00:11 --ipv4 "$a_ip/24" --net "listen:$port" \
+			--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
+			"$(printf '%q ' env WIRE_ROLE=server WIRE_SELF=$a_ip WIRE_PEER=$b_ip "${aenv[@]}")$*" \
+			>"$out/a.log" 2>&1 </dev/null &
+		apid=$!
+		for _ in $(seq 300); do
+			listening "$port" && break
+			kill -0 "$apid" 2>/dev/null || break
+			sleep 0.1
+		done
+		listening "$port" && break
+		wait "$apid" || true
+		apid=
+		echo "vm-pair: guest a did not listen on $port:"
+		tail -n 5 "$out/a.log"
+		port=
+	done
+	[ -n "$apid" ] || { echo "vm-pair: could not start guest a" >&2; exit 2; }
+
+	setsid "$here/vm-run.sh" --stack "$bstack" --name wire-b --out "$out/b" \
+		--mac 52:54:00:00:00:12 --ipv4 "$b_ip/24" --net "connect:$port" \
+		--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
+		"$(printf '%q ' env WIRE_ROLE=client WIRE_SELF=$b_ip WIRE_PEER=$a_ip "${benv[@]}")$*" \
+		>"$out/b.log" 2>&1 </dev/null &
+	bpid=$!
+	while kill -0 "$apid" 2>/dev/null && kill -0 "$bpid" 2>/dev/null; do
+		sleep 1
+	done
+	# One has ended.  If its kernel died, the other has no peer any more.
+	if ! kill -0 "$apid" 2>/dev/null && died a; then
+		echo "vm-pair: guest a's kernel died; stopping guest b"
+		kill -- -"$bpid" 2>/dev/null || true
+	elif ! kill -0 "$bpid" 2>/dev/null && died b; then
+		echo "vm-pair: guest b's kernel died; stopping guest a"
+		kill -- -"$apid" 2>/dev/null || true
+	fi
+	set +e
+	wait "$apid"
+	arc=$?
+	wait "$bpid"
+	brc=$?
+	set -e
+	apid= bpid=
+	port=
+}
+
+run_pair "$@"
+# A stock guest whose kernel died: stock's kernel, not ours, so with
+# --rerun-after-stock-panic the pair boots once more (the first boot's logs
+# kept in DIR/crashed/, its panic shown here).  Ours dying, or stock twice,
+# fails as always.
+for g in a b; do
+	[ "$rerun" = 1 ] || break
+	s=$astack
+	[ "$g" = a ] || s=$bstack
+	if [ "$s" != stock ] || ! died "$g" || [ -z "$(panic_excerpt "$g")" ]; then
+		continue
+	fi
+	echo "vm-pair: guest $g (stock) panicked; its kernel's last words:"
+	panic_excerpt "$g" | sed 's/^/#   /'
+	rm -rf "$out/crashed"
+	mkdir -p "$out/crashed"
+	mv "$out/a" "$out/b" "$out/a.log" "$out/b.log" "$out/crashed/"
+	echo "vm-pair: booting the pair once more (first boot's logs in $out/crashed)"
+	rerun=0
+	run_pair "$@"
+	break
+done
+echo "--- guest b ($bstack, client):"
+cat "$out/b.log"
 echo "--- guest a ($astack, server):"
 cat "$out/a.log"
 echo "vm-pair: a exit $arc, b exit $brc; logs in $out"

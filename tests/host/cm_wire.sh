@@ -46,7 +46,7 @@ done
 t0=$(date +%s)
 rc=0
 scripts/vm-pair.sh --a-stack "$a" --b-stack "$b" --out "$out" \
-	--mem 1536 --smp 1 --timeout 2400 \
+	--mem 1536 --smp 1 --timeout 2400 --rerun-after-stock-panic \
 	--a-env "WIRE_TAG=$pair" --b-env "WIRE_TAG=$pair" \
 	--"$cap"-env WIRE_CAPTURE=1 ${fenv[@]+"${fenv[@]}"} -- tests/guest/cm_wire.sh || rc=$?
 echo "# cm wire $pair: guests done in $(($(date +%s) - t0))s (exit $rc)"

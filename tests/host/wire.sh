@@ -48,7 +48,8 @@ common=(--a-env "WIRE_TAG=$pair" --b-env "WIRE_TAG=$pair"
 t0=$(date +%s)
 rc=0
 scripts/vm-pair.sh --a-stack "$a" --b-stack "$b" --out "$out" \
-	--mem 1536 --smp 1 --timeout 2400 "${common[@]}" -- tests/guest/wire.sh || rc=$?
+	--mem 1536 --smp 1 --timeout 2400 --rerun-after-stock-panic "${common[@]}" \
+	-- tests/guest/wire.sh || rc=$?
 echo "# wire $pair: guests done in $(($(date +%s) - t0))s (exit $rc)"
 
 echo "== wire $pair: the capture (guest $cap), decoded on the host"

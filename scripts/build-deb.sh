@@ -13,7 +13,7 @@
 # what the package is built from, so the checkout is never written to
 # (debian/ordma-dkms/, debian/files, ... stay out of it).
 #
-#   scripts/build-deb.sh [--preseed 6.1|6.12]
+#   scripts/build-deb.sh [--preseed 6.1|6.12|6.12-trixie]
 #
 # --preseed also leaves the modules built here for that kernel line (by
 # scripts/dkms-build.sh: DKMS, the same sources) as a DKMS tarball in
@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 preseed=
 case "${1:-}" in
---preseed) preseed=${2:?--preseed 6.1|6.12} ;;
+--preseed) preseed=${2:?--preseed 6.1|6.12|6.12-trixie} ;;
 "") ;;
 *) echo "build-deb: unknown option $1" >&2; exit 2 ;;
 esac
@@ -63,10 +63,7 @@ deb=$out/ordma-dkms_${ver}_all.deb
 if [ -n "$preseed" ]; then
 	. "$here/lib/target.sh"
 	kver=$(OOT_KERNEL=$preseed target_kver "$(OOT_KERNEL=$preseed target_kabi)")
-	"$here/dkms-build.sh" --kernel "$preseed" >/dev/null
-	mkdir -p "$out/preseed/$kver"
-	dkms mktarball -m ordma -v "$ver" -k "$kver" \
-		--sourcetree "$top/build/dkms/src" --dkmstree "$top/build/dkms/tree" \
-		--archive "$out/preseed/$kver/ordma-$ver.dkms.tar.gz" >/dev/null
+	"$here/dkms-build.sh" --kernel "$preseed" \
+		--tarball "$out/preseed/$kver/ordma-$ver.dkms.tar.gz" >/dev/null
 fi
 echo "$deb"

@@ -5,7 +5,10 @@
 # (tests/guest/demo.sh): rxe0 on the NIC, an RC pingpong and ib_write_bw with
 # `rdma res` and `rdma statistic` during traffic, rping through the CM.
 #
-#   scripts/demo.sh [--kernel 6.1|6.12]      (default 6.1)
+#   scripts/demo.sh [--kernel 6.1|6.12|6.12-trixie] [--distro bookworm|trixie]
+#
+# Default 6.1; --distro trixie is Debian 13 (its kernel 6.12 and root:
+# scripts/lib/trixie-root.sh), --distro bookworm its default line, 6.1.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -14,6 +17,13 @@ line=${OOT_KERNEL:-6.1}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) line=$2; shift 2 ;;
+	--distro)
+		case "$2" in
+		bookworm) line=6.1 ;;
+		trixie) line=6.12-trixie ;;
+		*) echo "demo: unknown distro $2 (bookworm, trixie)" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
 	*) echo "demo: unknown option $1" >&2; exit 2 ;;
 	esac
 done

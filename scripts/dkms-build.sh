@@ -4,18 +4,25 @@
 # modules).  Prints the directory holding the built modules; the VM suites
 # load exactly those (vm-run.sh honours OOT_MODULES).
 #
-#   scripts/dkms-build.sh [--kernel 6.1|6.12]
+#   scripts/dkms-build.sh [--kernel 6.1|6.12|6.12-trixie] [--tarball FILE]
 #
 # The source DKMS sees is `make dkms-src`, the same file list the Debian
-# package ships as /usr/src/ordma-VERSION.
+# package ships as /usr/src/ordma-VERSION.  A kernel line of another Debian
+# release (6.12-trixie) is built by that release's dkms and compiler, in its
+# root (scripts/lib/trixie-root.sh), with a DKMS tree of its own
+# (build/dkms-trixie/).  --tarball also writes the built modules as a
+# `dkms mktarball` archive, made by the same dkms (the package lane's
+# preseed, scripts/build-deb.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib/target.sh"
 
+tarball=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) export OOT_KERNEL=$2; shift 2 ;;
+	--tarball) tarball=$2; shift 2 ;;
 	*) echo "dkms-build: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -23,7 +30,27 @@ done
 kabi=$(target_kabi)
 kver=$(target_kver "$kabi")
 ver=$(kernel_source_dir= && . "$top/dkms.conf" && echo "$PACKAGE_VERSION")
+distro=$(target_distro "${OOT_KERNEL:-6.1}")
 base=$top/build/dkms
+[ "$distro" = bookworm ] || base=$top/build/dkms-$distro
+# dkms of the line's release: the host's for bookworm, else in its root
+# (which sees build/ at the same path).
+run_dkms()
+{
+	if [ "$distro" = bookworm ]; then
+		dkms "$@"
+	else
+		"$here/lib/trixie-root.sh" run "$top" dkms "$@"
+	fi
+}
+mktarball()
+{
+	[ -n "$tarball" ] || return 0
+	mkdir -p "$(dirname "$tarball")"
+	tarball=$(cd "$(dirname "$tarball")" && pwd)/${tarball##*/}
+	run_dkms mktarball -m ordma -v "$ver" -k "$kver" "${opts[@]}" \
+		--archive "$tarball" >&2
+}
 src=$base/src
 tree=$base/tree
 opts=(--sourcetree "$src" --dkmstree "$tree")
@@ -43,6 +70,7 @@ digest=$(cd "$stage" && find . -type f | LC_ALL=C sort |
 if [ -d "$mods" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
 	rm -rf "$stage"
 	echo "dkms-build: ordma $ver for $kver already built from these sources" >&2
+	mktarball
 	echo "$mods"
 	exit 0
 fi
@@ -52,11 +80,12 @@ fi
 rm -rf "$src/ordma-$ver" "$tree/ordma/$ver/build" "$tree/ordma/$ver/$kver"
 mv "$stage" "$src/ordma-$ver"
 [ -e "$tree/ordma/$ver/source" ] ||
-	dkms add -m ordma -v "$ver" "${opts[@]}" >&2
-if ! dkms build -m ordma -v "$ver" -k "$kver" "${opts[@]}" \
+	run_dkms add -m ordma -v "$ver" "${opts[@]}" >&2
+if ! run_dkms build -m ordma -v "$ver" -k "$kver" "${opts[@]}" \
 	--kernelsourcedir "$(target_kdir "$kabi")" >&2; then
 	cat "$tree/ordma/$ver/build/make.log" >&2 2>/dev/null || true
 	exit 1
 fi
 echo "$digest" >"$stamp"
+mktarball
 echo "$mods"

@@ -75,8 +75,10 @@ done
 
 # Debian 13's root: its compiler, headers and dkms, never the host's; and
 # its kernel image, unpacked like the others.  Only on request until a
-# suite runs on trixie (OOT_TRIXIE=1): it costs a fresh machine 6 minutes.
-if [ "${OOT_TRIXIE:-0}" = 1 ]; then
+# suite runs on trixie (OOT_TRIXIE=1, or OOT_KERNEL a trixie line, as
+# `scripts/demo.sh --distro trixie` sets): it costs a fresh machine 6 minutes.
+if [ "${OOT_TRIXIE:-0}" = 1 ] ||
+	[ "$(target_distro "${OOT_KERNEL:-6.1}")" = trixie ]; then
 	echo "install-deps: trixie root in $("$here/lib/trixie-root.sh")"
 	echo "install-deps: kernel image in $("$here/lib/trixie-root.sh" image)"
 fi

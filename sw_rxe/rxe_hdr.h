@@ -419,15 +419,12 @@ static inline void rxe_deth_set_sqp(u8 *deth, u32 sqp)
 #define RXE_FETH_SEL_SHIFT		4
 #define RXE_FETH_SEL_MASK		0x03
 
-enum rxe_feth_placement {
-	RXE_FETH_PLT_GLOBAL		= 1 << 0,
-	RXE_FETH_PLT_PERSISTENT		= 1 << 1,
-};
-
-enum rxe_feth_selectivity {
-	RXE_FETH_SEL_RANGE		= 0,
-	RXE_FETH_SEL_MR			= 1,
-};
+/* placement types, a set */
+#define RXE_FETH_PLT_GLOBAL		0x1
+#define RXE_FETH_PLT_PERSISTENT		0x2
+/* selectivity levels */
+#define RXE_FETH_SEL_RANGE		0
+#define RXE_FETH_SEL_MR			1
 
 static inline u8 rxe_feth_placement(const u8 *feth)
 {

@@ -13,7 +13,7 @@
 # Every check ends with the kernel log check of lib.sh.
 # DATAPATH_ONLY=pingpong[,pyverbs] stops after the pingpongs, or after
 # them and pyverbs (a first look at a new line: test-all.sh's trixie lane).
-# PYVERBS_MODULES="test_qpex ..." runs only those modules (rdma-core >= 56).
+# PYVERBS_MODULES="test_qpex ..." runs only those modules, one process each.
 set -u
 . /oot-src/tests/guest/lib.sh
 STACK=${OOT_STACK:?}
@@ -105,7 +105,7 @@ pyverbs_suite()
 	# costs that module only, named in the results as "tests.MODULE crashed".
 	: >"$OUT/pyverbs.log"
 	rdma_core=$(dpkg-query -W -f '${Version}' rdma-core | cut -d. -f1)
-	if [ "$rdma_core" -ge 56 ]; then
+	if [ "$rdma_core" -ge 56 ] || [ -n "${PYVERBS_MODULES:-}" ]; then
 		for m in ${PYVERBS_MODULES:-$(cd /tmp/pyv && ls test_*.py | sed 's/\.py$//')}; do
 			rc=0
 			(cd /tmp && timeout 600 /usr/bin/python3 pyv/run_tests.py --dev $DEV -v "$m") \

@@ -684,10 +684,13 @@ static int resp_rdma_flush(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 		access |= IB_ACCESS_FLUSH_GLOBAL;
 	if (plt & RXE_FETH_PLT_PERSISTENT)
 		access |= IB_ACCESS_FLUSH_PERSISTENT;
-	/* reserved placement bits or level, or a right the QP withholds */
+	/*
+	 * Reserved placement bits or level, a right the QP withholds, or
+	 * a length past the largest message (in-tree too, whatever the level)
+	 */
 	if (!access || (plt & ~(RXE_FETH_PLT_GLOBAL | RXE_FETH_PLT_PERSISTENT)) ||
 	    sel > RXE_FETH_SEL_MR || (access & ~qp_acc) ||
-	    !resp_rd_atomic_ok(qp))
+	    !resp_len_ok(qp, rxe_reth_len(reth)) || !resp_rd_atomic_ok(qp))
 		return RESP_INV_REQ;
 	mr = resp_flush_mr(qp, rxe_reth_rkey(reth), access, rxe_reth_va(reth),
 			   rxe_reth_len(reth), sel);

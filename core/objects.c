@@ -300,6 +300,25 @@ int ib_check_mr_access(int access)
 }
 EXPORT_SYMBOL(ib_check_mr_access);
 
+/*
+ * The rights only some devices give: a flush placement type the device
+ * does not offer is refused as in-tree does, with -EOPNOTSUPP.
+ */
+int ib_check_mr_device_access(const struct ib_device *dev, int access)
+{
+#ifdef ORDMA_HAVE_FLUSH
+	u64 caps = dev->attrs.device_cap_flags;
+
+	if (((access & IB_ACCESS_FLUSH_GLOBAL) &&
+	     !(caps & IB_DEVICE_FLUSH_GLOBAL)) ||
+	    ((access & IB_ACCESS_FLUSH_PERSISTENT) &&
+	     !(caps & IB_DEVICE_FLUSH_PERSISTENT)))
+		return -EOPNOTSUPP;
+#endif
+	return 0;
+}
+EXPORT_SYMBOL(ib_check_mr_device_access);
+
 /* See core_priv.h: the PD's own DMA MR is made by this alone. */
 struct ib_mr *ib_mr_make(struct ib_pd *pd, struct ib_uobject *uobj,
 			 const struct ib_mr_source *src,
@@ -314,6 +333,9 @@ struct ib_mr *ib_mr_make(struct ib_pd *pd, struct ib_uobject *uobj,
 	if (src->fast_reg ? !ibdev->ops.alloc_mr || !ibdev->ops.map_mr_sg :
 	    src->user ? !ibdev->ops.reg_user_mr : !ibdev->ops.get_dma_mr)
 		return ERR_PTR(-EOPNOTSUPP);
+	ret = ib_check_mr_device_access(ibdev, src->access);
+	if (ret)
+		return ERR_PTR(ret);
 	mr = ib_zalloc_obj(ibdev, ib_mr, udata);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);

@@ -145,6 +145,7 @@ enum rxe_hdr_bytes {
 	RXE_BTH_BYTES		= 12,
 	RXE_RDETH_BYTES		= 4,
 	RXE_DETH_BYTES		= 8,
+	RXE_FETH_BYTES		= 4,
 	RXE_RETH_BYTES		= 16,
 	RXE_ATMETH_BYTES	= 28,
 	RXE_AETH_BYTES		= 4,
@@ -405,6 +406,42 @@ static inline void rxe_deth_set_sqp(u8 *deth, u32 sqp)
 {
 	deth[RXE_DETH_SQP_OFF - 1] = 0;
 	rxe_put_be24(&deth[RXE_DETH_SQP_OFF], sqp);
+}
+
+/* ------------------------------------------------------------------------
+ * FETH, FLUSH ETH (4 bytes, IBTA 1.5 A19): reserved:26, Selectivity
+ * Level:2, Placement Type:4.  The placement type is a set of bits: make
+ * the data globally visible, make it persistent.  The selectivity level
+ * says what is flushed: the RETH's range, or the whole memory region.
+ */
+
+#define RXE_FETH_PLT_MASK		0x0f
+#define RXE_FETH_SEL_SHIFT		4
+#define RXE_FETH_SEL_MASK		0x03
+
+/* placement types, a set */
+#define RXE_FETH_PLT_GLOBAL		0x1
+#define RXE_FETH_PLT_PERSISTENT		0x2
+/* selectivity levels */
+#define RXE_FETH_SEL_RANGE		0
+#define RXE_FETH_SEL_MR			1
+
+static inline u8 rxe_feth_placement(const u8 *feth)
+{
+	return rxe_get_be32(feth) & RXE_FETH_PLT_MASK;
+}
+
+static inline u8 rxe_feth_selectivity(const u8 *feth)
+{
+	return (rxe_get_be32(feth) >> RXE_FETH_SEL_SHIFT) & RXE_FETH_SEL_MASK;
+}
+
+/* The whole header: the reserved bits go out as zero. */
+static inline void rxe_feth_set(u8 *feth, u8 placement, u8 selectivity)
+{
+	rxe_put_be32(feth, (placement & RXE_FETH_PLT_MASK) |
+			   (u32)(selectivity & RXE_FETH_SEL_MASK) <<
+			   RXE_FETH_SEL_SHIFT);
 }
 
 /* ------------------------------------------------------------------------

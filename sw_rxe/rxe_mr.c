@@ -37,6 +37,22 @@ static u32 rxe_mr_rkey(const struct ib_mr *ibmr, int access)
 	return access & IB_ACCESS_REMOTE ? ibmr->lkey : 0;
 }
 
+/*
+ * FLUSH with the persistence placement type needs pages of persistent
+ * memory whose cache lines it can write back; rxe supports none (as
+ * in-tree rxe on a host without pmem, registration with
+ * IB_ACCESS_FLUSH_PERSISTENT fails with -EINVAL), so a persistent flush
+ * never finds an MR that allows it and is NAKed for its access.
+ */
+static int rxe_mr_persistent_ok(int access)
+{
+#ifdef ORDMA_HAVE_FLUSH
+	if (access & IB_ACCESS_FLUSH_PERSISTENT)
+		return -EINVAL;
+#endif
+	return 0;
+}
+
 /* Out of the table, no lookup left: the MR can be changed or freed. */
 static void rxe_mr_quiesce(struct rxe_mr *mr)
 {
@@ -60,7 +76,8 @@ int rxe_reg_user_mr(struct ib_mr *ibmr, u64 start, u64 length, u64 iova,
 	struct ib_umem *umem;
 	int ret;
 
-	if (start != (unsigned long)start || length != (size_t)length)
+	if (start != (unsigned long)start || length != (size_t)length ||
+	    rxe_mr_persistent_ok(access))
 		return -EINVAL;
 	if (rxe_table_alloc(&rxe->mr_table, &mr->index))
 		return -ENOMEM;
@@ -93,7 +110,7 @@ int rxe_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 length,
 	int new_access = flags & IB_MR_REREG_ACCESS ? access : ibmr->access;
 	struct ib_umem *umem = NULL, *old = NULL;
 
-	if (atomic_read(&mr->num_mw))
+	if (atomic_read(&mr->num_mw) || rxe_mr_persistent_ok(new_access))
 		return -EINVAL;
 	if (flags & IB_MR_REREG_TRANS) {
 		if (start != (unsigned long)start ||
@@ -201,7 +218,7 @@ int rxe_mr_fast_reg(struct rxe_qp *qp, u32 mr_lkey, u32 key, int access)
 	int ret = -EINVAL;
 
 	if (rxe_key_is_mw(mr_lkey) || (key >> 8) != (mr_lkey >> 8) ||
-	    ib_check_mr_access(access))
+	    ib_check_mr_access(access) || rxe_mr_persistent_ok(access))
 		return -EINVAL;
 	mr = rxe_mr_index_get(rxe, mr_lkey >> 8);
 	if (!mr)

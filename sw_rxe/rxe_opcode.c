@@ -17,7 +17,8 @@
 #define END_BTH(m)	RXE_BTH_BYTES
 #define END_RDETH(m)	(END_BTH(m) + HDR_IF(m, RXE_RDETH, RXE_RDETH_BYTES))
 #define END_DETH(m)	(END_RDETH(m) + HDR_IF(m, RXE_DETH, RXE_DETH_BYTES))
-#define END_RETH(m)	(END_DETH(m) + HDR_IF(m, RXE_RETH, RXE_RETH_BYTES))
+#define END_FETH(m)	(END_DETH(m) + HDR_IF(m, RXE_FETH, RXE_FETH_BYTES))
+#define END_RETH(m)	(END_FETH(m) + HDR_IF(m, RXE_RETH, RXE_RETH_BYTES))
 #define END_ATMETH(m)	(END_RETH(m) + HDR_IF(m, RXE_ATMETH, RXE_ATMETH_BYTES))
 #define END_AETH(m)	(END_ATMETH(m) + HDR_IF(m, RXE_AETH, RXE_AETH_BYTES))
 #define END_ATMACK(m)	(END_AETH(m) + HDR_IF(m, RXE_ATMACK, RXE_ATMACK_BYTES))
@@ -35,7 +36,8 @@
 		[RXE_BTH]	= 0,					\
 		[RXE_RDETH]	= START_IF(m, RXE_RDETH, END_BTH(m)),	\
 		[RXE_DETH]	= START_IF(m, RXE_DETH, END_RDETH(m)),	\
-		[RXE_RETH]	= START_IF(m, RXE_RETH, END_DETH(m)),	\
+		[RXE_FETH]	= START_IF(m, RXE_FETH, END_DETH(m)),	\
+		[RXE_RETH]	= START_IF(m, RXE_RETH, END_FETH(m)),	\
 		[RXE_ATMETH]	= START_IF(m, RXE_ATMETH, END_RETH(m)),	\
 		[RXE_AETH]	= START_IF(m, RXE_AETH, END_ATMETH(m)),	\
 		[RXE_ATMACK]	= START_IF(m, RXE_ATMACK, END_AETH(m)),	\
@@ -69,6 +71,9 @@
 #define ATOMIC_REQUEST	(REQ | RXE_ATOMIC_MASK | RXE_ONLY_MASK | RXE_ATMETH_MASK)
 /* ATOMIC WRITE: a one-packet write of exactly 8 bytes, answered by an ACK */
 #define ATOMIC_WRITE	(WRITE_ONLY | RXE_ATOMIC_WRITE_MASK)
+/* FLUSH: one packet without data, answered by a zero-length read response */
+#define FLUSH		(REQ | RXE_FLUSH_MASK | RXE_ONLY_MASK | RXE_FETH_MASK |	\
+			 RXE_RETH_MASK)
 
 /* Only the first and last read response carry an AETH. */
 #define READ_RESP_FIRST	(RESP | DATA | RXE_FIRST_MASK | RXE_AETH_MASK)
@@ -113,6 +118,7 @@ const struct rxe_opcode_info rxe_opcodes[RXE_NUM_OPCODES] = {
 	OP(RC, FETCH_ADD,		ATOMIC_REQUEST),
 	OP(RC, SEND_LAST_INV,		SEND_LAST | RXE_IETH_MASK),
 	OP(RC, SEND_ONLY_INV,		SEND_ONLY | RXE_IETH_MASK),
+	OP(RC, FLUSH,			FLUSH),
 	OP(RC, ATOMIC_WRITE,		ATOMIC_WRITE),
 
 	OP(UC, SEND_FIRST,		SEND_FIRST),

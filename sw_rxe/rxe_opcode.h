@@ -56,7 +56,8 @@ enum rxe_operation {
 	/* 0x15 is reserved */
 	RXE_OP_SEND_LAST_INV		= 0x16,
 	RXE_OP_SEND_ONLY_INV		= 0x17,
-	/* 0x18-0x1c: RD/XRC, FLUSH */
+	/* 0x18-0x1b: RD/XRC */
+	RXE_OP_FLUSH			= 0x1c,
 	RXE_OP_ATOMIC_WRITE		= 0x1d,
 };
 
@@ -85,6 +86,7 @@ enum rxe_opcode {
 	RXE_OPCODE_RC_FETCH_ADD			= 0x14,
 	RXE_OPCODE_RC_SEND_LAST_INV		= 0x16,
 	RXE_OPCODE_RC_SEND_ONLY_INV		= 0x17,
+	RXE_OPCODE_RC_FLUSH			= 0x1c,
 	RXE_OPCODE_RC_ATOMIC_WRITE		= 0x1d,
 
 	RXE_OPCODE_UC_SEND_FIRST		= 0x20,
@@ -137,12 +139,13 @@ enum rxe_opcode {
  * Headers that may follow the BTH, in the order they appear on the wire
  * (IBTA 9.2): an index into rxe_opcode_info.offset[] and a bit of .mask.
  * No opcode has both RETH and AETH, nor ImmDt together with AtomicETH or
- * IETH, so this one order serves every opcode.
+ * IETH, so this one order serves every opcode (FLUSH: FETH, then RETH).
  */
 enum rxe_hdr_type {
 	RXE_BTH,
 	RXE_RDETH,
 	RXE_DETH,
+	RXE_FETH,
 	RXE_RETH,
 	RXE_ATMETH,
 	RXE_AETH,
@@ -158,6 +161,7 @@ enum rxe_opcode_mask {
 	RXE_BTH_MASK		= 1u << RXE_BTH,
 	RXE_RDETH_MASK		= 1u << RXE_RDETH,
 	RXE_DETH_MASK		= 1u << RXE_DETH,
+	RXE_FETH_MASK		= 1u << RXE_FETH,
 	RXE_RETH_MASK		= 1u << RXE_RETH,
 	RXE_ATMETH_MASK		= 1u << RXE_ATMETH,
 	RXE_AETH_MASK		= 1u << RXE_AETH,
@@ -195,6 +199,11 @@ enum rxe_opcode_mask {
 	 * are the driver's per-packet flags.
 	 */
 	RXE_ATOMIC_WRITE_MASK	= 1u << 30,
+	/*
+	 * FLUSH (IBTA 1.5): no data moves; the responder makes a range or a
+	 * whole MR visible or persistent and answers as to a zero-length read.
+	 */
+	RXE_FLUSH_MASK		= 1u << 31,
 
 	RXE_ONLY_MASK		= RXE_FIRST_MASK | RXE_LAST_MASK,
 	RXE_READ_OR_ATOMIC_MASK	= RXE_READ_MASK | RXE_ATOMIC_MASK,

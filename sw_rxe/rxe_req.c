@@ -118,7 +118,11 @@ static u32 req_wqe_kind(const struct rxe_qp *qp, u32 opcode)
 		return conn && qp->is_kernel ? RXE_WQE_LOCAL : 0;
 	case RXE_WR_ATOMIC_WRITE:
 		return rc ? RXE_WQE_WRITE | RXE_WQE_AWRITE : 0;
-	default:	/* flush, TSO, ...: not offered */
+#ifdef ORDMA_HAVE_FLUSH
+	case IB_UVERBS_WR_FLUSH:
+		return rc ? RXE_WQE_READ | RXE_WQE_FLUSH : 0;
+#endif
+	default:	/* TSO, ...: not offered */
 		return 0;
 	}
 }
@@ -145,6 +149,21 @@ static u32 req_check_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		dma->num_sge = 0;
 		return 0;
 	}
+#ifdef ORDMA_HAVE_FLUSH
+	if (kind & RXE_WQE_FLUSH) {
+		/*
+		 * librxe writes the remote range's length into dma.length and
+		 * no SGE: it goes into the RETH, and nothing moves here.
+		 */
+		wqe->wr.wr.flush.length = dma->length;
+		dma->num_sge = 0;
+		dma->length = 0;
+		dma->resid = 0;
+		dma->cur_sge = 0;
+		dma->sge_offset = 0;
+		return 0;
+	}
+#endif
 	if (kind & RXE_WQE_AWRITE) {
 		/* librxe puts the 8 bytes where inline data goes */
 		wqe->mask |= RXE_WQE_INLINE;
@@ -291,7 +310,9 @@ static u8 req_opcode(const struct rxe_qp *qp, const struct rxe_send_wqe *wqe,
 	u32 kind = wqe->mask;
 	u8 op;
 
-	if (kind & RXE_WQE_READ) {
+	if (kind & RXE_WQE_FLUSH) {
+		op = RXE_OP_FLUSH;
+	} else if (kind & RXE_WQE_READ) {
 		op = RXE_OP_READ_REQUEST;
 	} else if (kind & RXE_WQE_ATOMIC) {
 		op = wqe->wr.opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ?
@@ -344,6 +365,21 @@ static void req_build_hdrs(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	pkt->mask = rxe_opcode_mask(opcode);
 	rxe_bth_encode(pkt->hdr, &bth);
 
+#ifdef ORDMA_HAVE_FLUSH
+	if (pkt->mask & RXE_FETH_MASK) {
+		/* the UAPI's placement types and levels are the wire's */
+		BUILD_BUG_ON(IB_FLUSH_GLOBAL != RXE_FETH_PLT_GLOBAL ||
+			     IB_FLUSH_PERSISTENT != RXE_FETH_PLT_PERSISTENT ||
+			     IB_FLUSH_RANGE != RXE_FETH_SEL_RANGE ||
+			     IB_FLUSH_MR != RXE_FETH_SEL_MR);
+		rxe_feth_set(rxe_pkt_hdr(pkt, RXE_FETH), wr->wr.flush.type,
+			     wr->wr.flush.level);
+		p = rxe_pkt_hdr(pkt, RXE_RETH);
+		rxe_reth_set_va(p, wr->wr.flush.remote_addr);
+		rxe_reth_set_rkey(p, wr->wr.flush.rkey);
+		rxe_reth_set_len(p, wr->wr.flush.length);
+	} else
+#endif
 	if (pkt->mask & RXE_RETH_MASK) {
 		/* a write's first packet, or a read of what is missing */
 		p = rxe_pkt_hdr(pkt, RXE_RETH);

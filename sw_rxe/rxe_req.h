@@ -49,6 +49,10 @@ enum rxe_wqe_kind {
 	RXE_WQE_INV	= 1 << 7,	/* send with invalidate */
 	RXE_WQE_INLINE	= 1 << 8,	/* payload in dma.inline_data */
 	RXE_WQE_AWRITE	= 1 << 9,	/* atomic write: 8 bytes inline */
+	/* FLUSH: also RXE_WQE_READ, a read of nothing as far as this side
+	 * goes (one PSN, a zero-length read response completes it)
+	 */
+	RXE_WQE_FLUSH	= 1 << 10,
 };
 
 /* bits of rxe_req_info.events */

@@ -635,6 +635,85 @@ static int resp_read(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 	return RESP_OK;
 }
 
+#ifdef ORDMA_HAVE_FLUSH
+/*
+ * The MR a FLUSH names, referenced: the RETH's range of it, or all of it
+ * (selectivity "MR", where the range means nothing).  Windows carry no
+ * flush rights, so an MR-wide flush through one is refused.
+ */
+static struct rxe_mr *resp_flush_mr(struct rxe_qp *qp, u32 rkey, int access,
+				    u64 va, u32 len, u8 sel)
+{
+	struct rxe_mr *mr;
+
+	if (sel == RXE_FETH_SEL_RANGE)
+		return rxe_rkey_mr(qp, rkey, access, va, len);
+	if (rxe_key_is_mw(rkey))
+		return ERR_PTR(-EACCES);
+	mr = rxe_mr_get(qp->rxe, rkey, RXE_LOOKUP_REMOTE);
+	if (!mr)
+		return ERR_PTR(-EINVAL);
+	if (rxe_mr_check(mr, qp->ibqp.pd, access, mr->ibmr.iova,
+			 mr->ibmr.length)) {
+		rxe_mr_put(mr);
+		return ERR_PTR(-EACCES);
+	}
+	return mr;
+}
+
+/*
+ * FLUSH (IBTA 1.5): what was written before it is to be visible to all
+ * (placement "global") or persistent.  Writes here are CPU stores into
+ * pinned pages, done by the time this runs in PSN order, so global
+ * visibility is a store barrier; persistent memory is never registered
+ * (rxe_mr.c), so a persistent flush fails its MR's rights check.  The
+ * answer is a zero-length RDMA read response, which a duplicate gets again.
+ */
+static int resp_rdma_flush(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
+{
+	struct rxe_resp_info *r = &qp->resp;
+	const u8 *feth = rxe_pkt_hdr(pkt, RXE_FETH);
+	const u8 *reth = rxe_pkt_hdr(pkt, RXE_RETH);
+	u8 plt = rxe_feth_placement(feth);
+	u8 sel = rxe_feth_selectivity(feth);
+	int qp_acc = qp->attr.qp_access_flags;
+	struct rxe_mr *mr;
+	int access = 0;
+
+	if (plt & RXE_FETH_PLT_GLOBAL)
+		access |= IB_ACCESS_FLUSH_GLOBAL;
+	if (plt & RXE_FETH_PLT_PERSISTENT)
+		access |= IB_ACCESS_FLUSH_PERSISTENT;
+	/*
+	 * Reserved placement bits or level, a right the QP withholds, or
+	 * a length past the largest message (in-tree too, whatever the level)
+	 */
+	if (!access || (plt & ~(RXE_FETH_PLT_GLOBAL | RXE_FETH_PLT_PERSISTENT)) ||
+	    sel > RXE_FETH_SEL_MR || (access & ~qp_acc) ||
+	    !resp_len_ok(qp, rxe_reth_len(reth)) || !resp_rd_atomic_ok(qp))
+		return RESP_INV_REQ;
+	mr = resp_flush_mr(qp, rxe_reth_rkey(reth), access, rxe_reth_va(reth),
+			   rxe_reth_len(reth), sel);
+	if (IS_ERR(mr))
+		return RESP_ACCESS;
+	rxe_mr_put(mr);
+	wmb();	/* the writes before this FLUSH, visible before its answer */
+
+	resp_ack_flush(qp);
+	resp_new_res(qp, RXE_RES_FLUSH, pkt->psn, pkt->psn);
+	r->psn = rxe_psn_add(pkt->psn, 1);
+	r->msn++;
+	r->opcode = pkt->opcode;
+	resp_read_begin(qp, pkt->psn, 0, 0, 0, true);
+	return RESP_OK;
+}
+#else
+static int resp_rdma_flush(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
+{
+	return RESP_INV_REQ;	/* no FLUSH on this kernel line */
+}
+#endif
+
 /*
  * Atomics are done with the CPU's own atomic instructions on the pinned
  * page, so they are atomic against other responders (and local CPU
@@ -707,6 +786,8 @@ static int resp_execute(struct rxe_qp *qp, struct sk_buff *skb,
 {
 	int err;
 
+	if (mask & RXE_FLUSH_MASK)
+		return resp_rdma_flush(qp, pkt);
 	if (mask & RXE_READ_MASK)
 		return resp_read(qp, pkt);
 	if (mask & RXE_ATOMIC_MASK)
@@ -780,6 +861,14 @@ static void resp_duplicate(struct rxe_qp *qp, const struct rxe_pkt_info *pkt,
 		res = resp_find_res(qp, pkt->psn, RXE_RES_ATOMIC);
 		if (res)
 			resp_send_atomic_ack(qp, pkt->psn, res->orig);
+		return;
+	}
+	if (mask & RXE_FLUSH_MASK) {
+		/* Done: its empty read response again (oA19-14). */
+		if (resp_find_res(qp, pkt->psn, RXE_RES_FLUSH)) {
+			resp_ack_flush(qp);
+			resp_read_begin(qp, pkt->psn, 0, 0, 0, true);
+		}
 		return;
 	}
 
@@ -866,8 +955,8 @@ static void resp_rc(struct rxe_qp *qp, struct sk_buff *skb,
 		return;
 	}
 
-	/* Reads and atomics answered and moved on themselves. */
-	if (mask & RXE_READ_OR_ATOMIC_MASK)
+	/* Reads, atomics and flushes answered and moved on themselves. */
+	if (mask & (RXE_READ_OR_ATOMIC_MASK | RXE_FLUSH_MASK))
 		return;
 	resp_accept(qp, pkt, mask);
 	if (rxe_bth_ackreq(pkt->hdr))

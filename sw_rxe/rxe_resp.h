@@ -17,12 +17,13 @@ enum rxe_resp_res_type {
 	RXE_RES_NONE,
 	RXE_RES_READ,
 	RXE_RES_ATOMIC,
+	RXE_RES_FLUSH,
 };
 
 /*
  * A responder resource: what is needed to answer a duplicate RDMA read
- * (the request, to read the memory again) or atomic (the result, never
- * executed twice).  A ring of them, reused in turn.
+ * (the request, to read the memory again), atomic (the result, never
+ * executed twice) or FLUSH (only its PSN: done, it is answered again).  A ring of them, reused in turn.
  */
 struct rxe_resp_res {
 	u8 type;		/* enum rxe_resp_res_type */

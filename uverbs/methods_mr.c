@@ -133,7 +133,8 @@ int uverbs_cmd_rereg_mr(struct uverbs_attr_bundle *attrs)
 		return PTR_ERR(uobj);
 	mr = uobj->object;
 	if (flags & IB_MR_REREG_ACCESS) {
-		ret = ib_check_mr_access(cmd.access_flags);
+		ret = ib_check_mr_access(cmd.access_flags) ?:
+		      ib_check_mr_device_access(mr->device, cmd.access_flags);
 		if (ret)
 			goto out;
 	}

@@ -65,4 +65,13 @@ static inline void ordma_vm_flags_clear(struct vm_area_struct *vma,
 #define ORDMA_HAVE_NL_MONITOR 1
 #endif
 
+/*
+ * RDMA FLUSH (IBTA 1.5) is UAPI since 6.2: IB_UVERBS_WR_FLUSH, the MR
+ * access flags IB_UVERBS_ACCESS_FLUSH_*, the device capability bits and
+ * rxe's wr.flush WQE fields.  6.1 builds without FLUSH.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ORDMA_HAVE_FLUSH 1
+#endif
+
 #endif

@@ -27,6 +27,7 @@
 #include <uapi/rdma/ib_user_ioctl_verbs.h>
 #include <uapi/rdma/ib_user_verbs.h>
 #include <uapi/rdma/rdma_netlink.h>
+#include <ordma/compat.h>
 #include <ordma/qp_state.h>
 
 #define IB_DEVICE_NAME_MAX 64
@@ -116,6 +117,10 @@ enum ib_atomic_cap {
 #define IB_DEVICE_MEM_WINDOW_TYPE_2B	(1ULL << 24)
 /* 6.2's UAPI names it IB_UVERBS_DEVICE_ATOMIC_WRITE; 6.1's lacks the bit. */
 #define IB_DEVICE_ATOMIC_WRITE		(1ULL << 40)
+#ifdef ORDMA_HAVE_FLUSH
+#define IB_DEVICE_FLUSH_GLOBAL		IB_UVERBS_DEVICE_FLUSH_GLOBAL
+#define IB_DEVICE_FLUSH_PERSISTENT	IB_UVERBS_DEVICE_FLUSH_PERSISTENT
+#endif
 
 /* PortInfo:CapabilityMask bits used by the drivers here. */
 #define IB_PORT_CM_SUP			(1U << 16)
@@ -378,8 +383,17 @@ struct ib_cq {
 /* Bits a driver may ignore: userspace sets them as hints. */
 #define IB_ACCESS_OPTIONAL		IB_UVERBS_ACCESS_OPTIONAL_RANGE
 /* Everything the target kernel's verbs know. */
+#ifdef ORDMA_HAVE_FLUSH
+#define IB_ACCESS_FLUSH_GLOBAL		IB_UVERBS_ACCESS_FLUSH_GLOBAL
+#define IB_ACCESS_FLUSH_PERSISTENT	IB_UVERBS_ACCESS_FLUSH_PERSISTENT
+#define IB_ACCESS_FLUSH \
+	(IB_ACCESS_FLUSH_GLOBAL | IB_ACCESS_FLUSH_PERSISTENT)
+#define IB_ACCESS_SUPPORTED \
+	(((IB_ACCESS_FLUSH_PERSISTENT << 1) - 1) | IB_ACCESS_OPTIONAL)
+#else
 #define IB_ACCESS_SUPPORTED \
 	(((IB_ACCESS_HUGETLB << 1) - 1) | IB_ACCESS_OPTIONAL)
+#endif
 #define IB_ACCESS_REMOTE \
 	(IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)
 
@@ -1203,6 +1217,7 @@ struct ib_mr_source {
 
 /* Remote write/atomic without local write, or unknown bits: -EINVAL. */
 int ib_check_mr_access(int access);
+int ib_check_mr_device_access(const struct ib_device *dev, int access);
 struct ib_mr *ib_reg_mr_user(struct ib_pd *pd, const struct ib_mr_source *src,
 			     struct ib_uobject *uobj, struct ib_udata *udata);
 int ib_dereg_mr_user(struct ib_mr *mr, struct ib_udata *udata);

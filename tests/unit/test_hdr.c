@@ -8,6 +8,7 @@ TEST(hdr_sizes_match_the_spec)
 	CHECK_EQ(RXE_BTH_BYTES, 12);
 	CHECK_EQ(RXE_RDETH_BYTES, 4);
 	CHECK_EQ(RXE_DETH_BYTES, 8);
+	CHECK_EQ(RXE_FETH_BYTES, 4);
 	CHECK_EQ(RXE_RETH_BYTES, 16);
 	CHECK_EQ(RXE_ATMETH_BYTES, 28);
 	CHECK_EQ(RXE_AETH_BYTES, 4);
@@ -151,6 +152,38 @@ TEST(hdr_reth_at_odd_offset)
 	CHECK(rxe_reth_va(reth) == 0x0123456789abcdefull);
 	CHECK_EQ(rxe_reth_rkey(reth), 0xdeadbeef);
 	CHECK_EQ(rxe_reth_len(reth), 65536);
+}
+
+/* FETH (IBTA 1.5 A19.3.1): placement type in bits 3-0, selectivity in 5-4. */
+TEST(hdr_feth_encode_decode)
+{
+	static const u8 want_global_range[RXE_FETH_BYTES] = { 0, 0, 0, 0x01 };
+	static const u8 want_both_mr[RXE_FETH_BYTES] = { 0, 0, 0, 0x13 };
+	static const u8 hostile[RXE_FETH_BYTES] = { 0xff, 0xff, 0xff, 0xfe };
+	u8 buf[1 + RXE_FETH_BYTES];
+	u8 *feth = buf + 1;
+
+	memset(buf, 0xee, sizeof(buf));
+	rxe_feth_set(feth, RXE_FETH_PLT_GLOBAL, RXE_FETH_SEL_RANGE);
+	CHECK_MEM(feth, want_global_range, sizeof(want_global_range));
+	CHECK_EQ(buf[0], 0xee);
+	CHECK_EQ(rxe_feth_placement(feth), RXE_FETH_PLT_GLOBAL);
+	CHECK_EQ(rxe_feth_selectivity(feth), RXE_FETH_SEL_RANGE);
+
+	rxe_feth_set(feth, RXE_FETH_PLT_GLOBAL | RXE_FETH_PLT_PERSISTENT,
+		     RXE_FETH_SEL_MR);
+	CHECK_MEM(feth, want_both_mr, sizeof(want_both_mr));
+	CHECK_EQ(rxe_feth_placement(feth), 3);
+	CHECK_EQ(rxe_feth_selectivity(feth), RXE_FETH_SEL_MR);
+
+	/* out-of-range arguments stay inside their fields */
+	rxe_feth_set(feth, 0xff, 0xff);
+	CHECK_EQ(feth[0] | feth[1] | feth[2], 0);
+	CHECK_EQ(feth[3], 0x3f);
+
+	/* reserved bits set by a peer do not leak into the fields */
+	CHECK_EQ(rxe_feth_placement(hostile), 0x0e);
+	CHECK_EQ(rxe_feth_selectivity(hostile), 3);
 }
 
 TEST(hdr_atomic_eth_and_ack)

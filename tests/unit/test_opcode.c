@@ -7,6 +7,7 @@ static const unsigned int hdr_bytes[RXE_NUM_HDR_TYPES] = {
 	[RXE_BTH] = RXE_BTH_BYTES,
 	[RXE_RDETH] = RXE_RDETH_BYTES,
 	[RXE_DETH] = RXE_DETH_BYTES,
+	[RXE_FETH] = RXE_FETH_BYTES,
 	[RXE_RETH] = RXE_RETH_BYTES,
 	[RXE_ATMETH] = RXE_ATMETH_BYTES,
 	[RXE_AETH] = RXE_AETH_BYTES,
@@ -59,6 +60,25 @@ TEST(opcode_header_layouts)
 	CHECK(rxe_opcode_legal(RXE_OPCODE_RC_ATOMIC_WRITE, RXE_TRANSPORT_RC));
 	CHECK(!rxe_opcode_legal(RXE_OPCODE_RC_ATOMIC_WRITE | RXE_TRANSPORT_UC,
 				RXE_TRANSPORT_UC));
+	/* FLUSH (IBTA 1.5, 0x1c): BTH + FETH + RETH, no data; RC only */
+	CHECK_EQ(RXE_OPCODE_RC_FLUSH, 0x1c);
+	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_RC_FLUSH), 32);
+	CHECK_EQ(rxe_opcode_hdr_offset(RXE_OPCODE_RC_FLUSH, RXE_FETH), 12);
+	CHECK_EQ(rxe_opcode_hdr_offset(RXE_OPCODE_RC_FLUSH, RXE_RETH), 16);
+	CHECK_EQ(rxe_opcode_hdr_offset(RXE_OPCODE_RC_FLUSH, RXE_PAYLOAD), 32);
+	CHECK_EQ(rxe_opcode_mask(RXE_OPCODE_RC_FLUSH),
+		 RXE_BTH_MASK | RXE_FETH_MASK | RXE_RETH_MASK | RXE_REQ_MASK |
+		 RXE_FLUSH_MASK | RXE_ONLY_MASK | RXE_ACKED_MASK);
+	CHECK(!(rxe_opcode_mask(RXE_OPCODE_RC_FLUSH) & RXE_PAYLOAD_MASK));
+	CHECK(!(rxe_opcode_mask(RXE_OPCODE_RC_FLUSH) &
+		(RXE_READ_OR_WRITE_MASK | RXE_ATOMIC_MASK | RXE_SEND_MASK)));
+	CHECK(rxe_opcode_legal(RXE_OPCODE_RC_FLUSH, RXE_TRANSPORT_RC));
+	CHECK(!rxe_opcode_legal(RXE_OPCODE_RC_FLUSH | RXE_TRANSPORT_UC,
+				RXE_TRANSPORT_UC));
+	CHECK(rxe_opcode_may_follow(RXE_OPCODE_RC_SEND_LAST,
+				    RXE_OPCODE_RC_FLUSH));
+	CHECK(!rxe_opcode_may_follow(RXE_OPCODE_RC_WRITE_FIRST,
+				     RXE_OPCODE_RC_FLUSH));
 
 	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_UC_WRITE_ONLY_IMM), 32);
 	CHECK_EQ(rxe_opcode_hdr_len(RXE_OPCODE_UC_SEND_ONLY), 12);
@@ -132,7 +152,7 @@ TEST(opcode_table_invariants)
 		const struct rxe_opcode_info *info = rxe_opcode_info(op);
 		u32 m = info->mask;
 		u32 svc = op & RXE_TRANSPORT_MASK;
-		u32 kind = m & (RXE_SEND_MASK | RXE_WRITE_MASK |
+		u32 kind = m & (RXE_SEND_MASK | RXE_WRITE_MASK | RXE_FLUSH_MASK |
 				RXE_READ_MASK | RXE_ATOMIC_MASK);
 		u32 place = m & (RXE_FIRST_MASK | RXE_MIDDLE_MASK | RXE_LAST_MASK);
 		unsigned int end = 0;
@@ -191,8 +211,9 @@ TEST(opcode_table_invariants)
 			 svc == RXE_TRANSPORT_UD ||
 			 (svc == RXE_TRANSPORT_RD && (m & RXE_REQ_MASK)));
 		CHECK_EQ(!!(m & RXE_RETH_MASK),
-			 (m & RXE_READ_MASK) ||
+			 (m & (RXE_READ_MASK | RXE_FLUSH_MASK)) ||
 			 ((m & RXE_WRITE_MASK) && (m & RXE_FIRST_MASK)));
+		CHECK_EQ(!!(m & RXE_FETH_MASK), !!(m & RXE_FLUSH_MASK));
 		CHECK_EQ(!!(m & RXE_ATMETH_MASK), !!(m & RXE_ATOMIC_MASK));
 		if (m & RXE_RESP_MASK)
 			CHECK_EQ(!!(m & RXE_AETH_MASK),
@@ -219,8 +240,9 @@ TEST(opcode_table_invariants)
 			  (op & RXE_OPERATION_MASK) >= RXE_OP_READ_RESPONSE_FIRST &&
 			  (op & RXE_OPERATION_MASK) <= RXE_OP_READ_RESPONSE_ONLY));
 	}
-	CHECK_EQ(known, 59);
-	CHECK_EQ(per_svc[RXE_TRANSPORT_RC >> 5], 24);	/* with ATOMIC WRITE */
+	CHECK_EQ(known, 60);
+	/* with ATOMIC WRITE and FLUSH */
+	CHECK_EQ(per_svc[RXE_TRANSPORT_RC >> 5], 25);
 	CHECK_EQ(per_svc[RXE_TRANSPORT_UC >> 5], 12);
 	CHECK_EQ(per_svc[RXE_TRANSPORT_RD >> 5], 21);
 	CHECK_EQ(per_svc[RXE_TRANSPORT_UD >> 5], 2);

@@ -20,7 +20,7 @@
 # writes (RDMA READs queued on the target) when the client deletes its own
 # rxe0: the target's flushed READs must all fit its CQ (cq_overflow_drops
 # stays 0) and its QPs go; then port 1 is unlinked, removed and re-created
-# six times while the client connects in a loop (no hang).
+# 20 times while the client connects in three loops (no hang).
 #
 # Environment: WIRE_ROLE, WIRE_SELF, WIRE_PEER, WIRE_TAG (scripts/vm-pair.sh,
 # tests/host/nvmet.sh).
@@ -155,20 +155,25 @@ server_faults() # SUBSYS PORTDIR QPS_BEFORE
 	t_eq "no completion lost to a full CQ (cq_overflow_drops)" 0 cat $c/cq_overflow_drops
 	echo "# waiting for the client's connect loop (port $PORTLOOPPORT)"
 	t_run "the client connects in a loop" accept_one $PORTLOOPPORT
-	for i in 1 2 3 4 5 6; do
-		t_run "cycle $i: port 1 unlinked and removed (host connecting)" \
+	for i in $(seq 20); do
+		t_run "cycle $i: port 1 unlinked and removed (hosts connecting)" \
 			bounded 150 eval "rm $p/subsystems/$NQN && rmdir $p" || return 1
 		t_run "cycle $i: port 1 back" bounded 60 port1_setup "$s" "$p" || return 1
-		sleep 1
+		sleep 0.$((RANDOM % 10))
 	done
 }
+
+host_id() { printf '00000000-0000-4000-8000-%012d\n' "$1"; }
 
 # The host's side of the faults (NVMET_FAULTS=1).
 client_faults()
 {
 	local i n dev writer looper
+	# Five hosts (nvme-cli refuses a second controller for one host):
+	# five paths to the subsystem's namespaces.
 	for i in 1 2 3 4 5; do
-		t_run "fault: controller $i of 5 (duplicate connect)" nvme connect -D \
+		t_run "fault: controller $i of 5 (host $i)" nvme connect \
+			--hostnqn="$NQN:host$i" --hostid="$(host_id $i)" \
 			-t rdma -a "$PEER" -s 4420 -n "$NQN" --ctrl-loss-tmo=5 --reconnect-delay=2
 	done
 	t_run "fault: five controllers, namespace 1 on them" wait_until 60 eval \
@@ -204,15 +209,19 @@ for t in ts:
 	t_run "fault: GID of $SELF back" wait_until 30 eval \
 		"grep -qx $(ip4gid "$SELF") /sys/class/infiniband/$DEV/ports/1/gids/*"
 	t_run "fault: tell the server" wait_until 60 connect_peer $FAULTPORT
-	# Port 1 goes and comes back six times while we connect.
-	( n=0; end=$(($(date +%s) + 90))
-	  while [ "$(date +%s)" -lt $end ]; do
-		nvme connect -t rdma -a "$PEER" -s 4420 -n "$NQN" >/dev/null 2>&1 && n=$((n + 1))
-		nvme disconnect -n "$NQN" >/dev/null 2>&1
-	  done; echo "# connect loop: $n connects" ) &
-	looper=$!
+	# Port 1 goes and comes back while three hosts connect in loops.
+	local loops=()
+	for i in 1 2 3; do
+		( n=0; end=$(($(date +%s) + 120))
+		  while [ "$(date +%s)" -lt $end ]; do
+			nvme connect --hostnqn="$NQN:host$i" --hostid="$(host_id $i)" \
+				-t rdma -a "$PEER" -s 4420 -n "$NQN" >/dev/null 2>&1 && n=$((n + 1))
+			nvme disconnect -n "$NQN" >/dev/null 2>&1
+		  done; echo "# connect loop $i: $n connects" ) &
+		loops+=($!)
+	done
 	t_run "loop: tell the server" wait_until 60 connect_peer $PORTLOOPPORT
-	wait $looper
+	wait "${loops[@]}"
 	nvme disconnect -n "$NQN" >/dev/null 2>&1
 	t_run "loop: the target serves again" wait_until 120 eval \
 		"nvme discover -t rdma -a $PEER -s 4420 | grep -q 'subnqn: *$NQN'"

@@ -163,18 +163,30 @@ server_faults() # SUBSYS PORTDIR QPS_BEFORE
 	done
 }
 
-host_id() { printf '00000000-0000-4000-8000-%012d\n' "$1"; }
+host_addr() { echo "10.0.2.$((20 + $1))"; }
+host_gids() # rxe0 has a GID for each of the five host addresses
+{
+	local i
+	for i in 1 2 3 4 5; do
+		grep -qx "$(ip4gid "$(host_addr $i)")" /sys/class/infiniband/$DEV/ports/1/gids/* ||
+			return 1
+	done
+}
 
 # The host's side of the faults (NVMET_FAULTS=1).
 client_faults()
 {
 	local i n dev writer looper
-	# Five hosts (nvme-cli refuses a second controller for one host):
-	# five paths to the subsystem's namespaces.
+	# Five host addresses (nvme-cli 2.3 refuses a second controller from
+	# one, -D or not): five paths to the subsystem's namespaces.
 	for i in 1 2 3 4 5; do
-		t_run "fault: controller $i of 5 (host $i)" nvme connect \
-			--hostnqn="$NQN:host$i" --hostid="$(host_id $i)" \
-			-t rdma -a "$PEER" -s 4420 -n "$NQN" --ctrl-loss-tmo=5 --reconnect-delay=2
+		ip addr add "$(host_addr $i)/24" dev eth0
+	done
+	t_run "fault: GIDs of the five host addresses" wait_until 30 host_gids
+	for i in 1 2 3 4 5; do
+		t_run "fault: controller $i of 5 (from $(host_addr $i))" nvme connect \
+			-w "$(host_addr $i)" -t rdma -a "$PEER" -s 4420 -n "$NQN" \
+			--ctrl-loss-tmo=5 --reconnect-delay=2
 	done
 	t_run "fault: five controllers, namespace 1 on them" wait_until 60 eval \
 		'[ "$(ls -d /sys/class/nvme/nvme[0-9]* 2>/dev/null | wc -l)" -ge 5 ] && [ -b "$(ns_dev 1 | head -n 1)" ]'
@@ -214,8 +226,8 @@ for t in ts:
 	for i in 1 2 3; do
 		( n=0; end=$(($(date +%s) + 120))
 		  while [ "$(date +%s)" -lt $end ]; do
-			nvme connect --hostnqn="$NQN:host$i" --hostid="$(host_id $i)" \
-				-t rdma -a "$PEER" -s 4420 -n "$NQN" >/dev/null 2>&1 && n=$((n + 1))
+			nvme connect -w "$(host_addr $i)" -t rdma -a "$PEER" -s 4420 \
+				-n "$NQN" >/dev/null 2>&1 && n=$((n + 1))
 			nvme disconnect -n "$NQN" >/dev/null 2>&1
 		  done; echo "# connect loop $i: $n connects" ) &
 		loops+=($!)

@@ -164,6 +164,10 @@ server_faults() # SUBSYS PORTDIR QPS_BEFORE
 }
 
 host_addr() { echo "10.0.2.$((20 + $1))"; }
+writes_in_flight() # on the paths to namespace 1
+{
+	awk '{ n += $2 } END { print n + 0 }' /sys/block/nvme*c*n1/inflight 2>/dev/null
+}
 host_gids() # rxe0 has a GID for each of the five host addresses
 {
 	local i
@@ -211,8 +215,9 @@ for t in ts:
 for t in ts:
     t.join()' "$dev" &
 	writer=$!
-	sleep 8
-	echo "# fault: in flight (reads writes) per path: $(cat /sys/block/nvme*c*n1/inflight 2>/dev/null | tr -s ' \n' ' ')"
+	# Fault once most writers wait on the target (at most 120 s).
+	wait_until 120 eval '[ "$(writes_in_flight)" -ge 400 ]'
+	echo "# fault: $(writes_in_flight) 1 MiB writes in flight"
 	t_run "fault: rdma link delete $DEV under 600 1 MiB writes" rdma link delete $DEV
 	t_run "fault: the writers end" wait_until 240 eval "! kill -0 $writer 2>/dev/null"
 	wait $writer

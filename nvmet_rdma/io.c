@@ -184,6 +184,9 @@ static void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		nvmet_rdma_fatal(queue, "receive", wc);
 		return;
 	}
+	/* Teardown has begun: the port may be going, no new command. */
+	if (test_bit(NVMET_RDMA_Q_CLOSING, &queue->flags))
+		return;
 	if (wc->byte_len < sizeof(struct nvme_command)) {
 		pr_warn_ratelimited("nvmet_rdma: queue %u: capsule of %u bytes: closing\n",
 				    queue->qid, wc->byte_len);
@@ -201,7 +204,7 @@ static void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	slot->send_wr.ex.invalidate_rkey = 0;
 	req->cmd = slot->capsule;
 	req->cqe = slot->cqe;
-	req->port = queue->port->nport;
+	req->port = queue->nport;
 	req->sg = NULL;
 	req->sg_cnt = 0;
 	/* On failure nvmet has already answered through queue_response. */

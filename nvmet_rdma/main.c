@@ -14,8 +14,6 @@
 #include <ordma/version.h>
 #include "nvmet_rdma.h"
 
-struct workqueue_struct *nvmet_rdma_wq;
-
 /* Serializes ports' listener pointers against their DEVICE_REMOVAL. */
 static DEFINE_MUTEX(nvmet_rdma_port_mutex);
 
@@ -131,11 +129,16 @@ static void nvmet_rdma_remove_port(struct nvmet_port *nport)
 	listener = port->listener;
 	port->listener = NULL;
 	mutex_unlock(&nvmet_rdma_port_mutex);
-	/* No new queue after this; then the port's queues go. */
+	/*
+	 * No new queue after this (the listener's destruction waits for a
+	 * CONNECT_REQUEST being handled); then the port's queues close.
+	 * Not waiting for them here: nvmet_config_sem is held, which their
+	 * Connect commands may need; nvmet flushes nvmet_wq, where they are
+	 * released, before it frees @nport.  They keep @port as a key only.
+	 */
 	if (listener)
 		rdma_destroy_id(listener);
 	nvmet_rdma_close_queues(port, NULL);
-	flush_workqueue(nvmet_rdma_wq);
 	nport->priv = NULL;
 	kfree(port);
 }
@@ -170,15 +173,7 @@ const struct nvmet_fabrics_ops nvmet_rdma_ops = {
 
 static int __init nvmet_rdma_init(void)
 {
-	int ret;
-
-	nvmet_rdma_wq = alloc_workqueue("nvmet_rdma_release", WQ_UNBOUND, 0);
-	if (!nvmet_rdma_wq)
-		return -ENOMEM;
-	ret = nvmet_register_transport(&nvmet_rdma_ops);
-	if (ret)
-		destroy_workqueue(nvmet_rdma_wq);
-	return ret;
+	return nvmet_register_transport(&nvmet_rdma_ops);
 }
 
 static void __exit nvmet_rdma_exit(void)
@@ -186,7 +181,6 @@ static void __exit nvmet_rdma_exit(void)
 	/* nvmet holds our module while a port is enabled: none is left. */
 	nvmet_unregister_transport(&nvmet_rdma_ops);
 	nvmet_rdma_queues_exit();
-	destroy_workqueue(nvmet_rdma_wq);
 }
 
 module_init(nvmet_rdma_init);

@@ -33,6 +33,8 @@
 #define NVMET_RDMA_MDTS			8	/* 2^8 pages of 4 KiB: 1 MiB */
 #define NVMET_RDMA_MAX_INLINE_PAGES	4
 #define NVMET_RDMA_BACKLOG		128
+/* An accepted queue whose host sends no Connect in this time is closed. */
+#define NVMET_RDMA_CONNECT_TIMEOUT	(30 * HZ)
 
 /* One listener per configfs port (port->priv). */
 struct nvmet_rdma_port {
@@ -79,7 +81,8 @@ enum nvmet_rdma_queue_flag {
 struct nvmet_rdma_queue {
 	struct list_head entry;		/* nvmet_rdma_queues */
 	struct rdma_cm_id *cm_id;
-	struct nvmet_rdma_port *port;
+	struct nvmet_rdma_port *port;	/* compared only: may be gone */
+	struct nvmet_port *nport;	/* lives until nvmet_wq is flushed */
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	unsigned int cq_size;
@@ -94,12 +97,12 @@ struct nvmet_rdma_queue {
 	struct nvmet_sq nvme_sq;
 	struct nvmet_cq nvme_cq;
 
-	struct work_struct release_work;
+	struct work_struct release_work;	/* on nvmet_wq */
+	struct delayed_work connect_timeout;	/* on nvmet_wq */
 	struct completion drained;	/* DEVICE_REMOVAL waits for it */
 };
 
 extern const struct nvmet_fabrics_ops nvmet_rdma_ops;
-extern struct workqueue_struct *nvmet_rdma_wq;
 
 /* queue.c */
 int nvmet_rdma_queue_connect(struct rdma_cm_id *id,

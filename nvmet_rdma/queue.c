@@ -9,14 +9,19 @@
  *
  * Teardown is claimed once (NVMET_RDMA_Q_CLOSING) by whoever sees the end
  * first: a CM event, a failed completion, nvmet (delete_ctrl), port
- * removal or module exit.  It runs on nvmet_rdma_wq, never in a CM
+ * removal or module exit.  It runs on nvmet's own nvmet_wq, never in a CM
  * handler, because it destroys the cm id; DEVICE_REMOVAL is the
  * exception: the id is detached from its device when that handler
- * returns, so the handler frees the queue's verbs objects itself.  The
- * order is: drain the QP (every posted WR completes, flushed), destroy
- * nvmet's SQ (waits for commands still executing; their responses find
- * the queue closing and only release their data), then the QP, the CQ
- * room, the buffers, the PD.
+ * returns, so the handler frees the queue's verbs objects itself.
+ * nvmet_wq because nvmet flushes it before it frees a port (configfs
+ * rmdir, no lock held): remove_port runs under nvmet_config_sem, which a
+ * Connect being executed takes, so it must not wait for a release that
+ * waits for that Connect.  The order is: the QP to ERR (nothing more
+ * reaches the wire, every WR posted flushes), destroy nvmet's SQ (waits
+ * for the commands still executing; a response that raced with the
+ * closing is posted to the dead QP and flushes), drain (every flush has
+ * been handled), release what slots still hold while the QP (their rw
+ * contexts' device) exists, then the QP, the CQ room, the buffers, the PD.
  */
 #include <linux/slab.h>
 #include "nvmet_rdma.h"
@@ -119,15 +124,15 @@ static void nvmet_rdma_free_verbs(struct nvmet_rdma_queue *queue)
 {
 	u32 i;
 
-	if (queue->qp_created) {
-		rdma_destroy_qp(queue->cm_id);
-		queue->qp_created = false;
-	}
-	/* No completion runs any more: release what a lost post left. */
+	/* Drained: no completion runs any more; release what a lost post left. */
 	for (i = 0; queue->slots && i < queue->size; i++)
 		if (queue->slots[i].busy || queue->slots[i].rw_live ||
 		    queue->slots[i].sgls_allocated)
 			nvmet_rdma_slot_release(&queue->slots[i]);
+	if (queue->qp_created) {
+		rdma_destroy_qp(queue->cm_id);
+		queue->qp_created = false;
+	}
 	if (queue->cq) {
 		ib_cq_pool_put(queue->cq, queue->cq_size);
 		queue->cq = NULL;
@@ -158,8 +163,12 @@ static int nvmet_rdma_create_verbs(struct nvmet_rdma_queue *queue)
 		return ret;
 
 	rw_wrs = nvmet_rdma_rw_wrs_per_cmd(dev, id->port_num);
-	/* Receives, responses and RDMA contexts, +2 for the drain. */
-	queue->cq_size = 3 * queue->size + 2;
+	/*
+	 * A slot has at most its receive, or its RDMA READs, or its RDMA
+	 * WRITEs and response SEND posted; unsignalled WRs complete too when
+	 * the QP flushes them.  +2 for the drain's WRs.
+	 */
+	queue->cq_size = queue->size * (rw_wrs + 1) + 2;
 	queue->cq = ib_cq_pool_get(dev, queue->cq_size,
 				   dev->num_comp_vectors > 0 ?
 				   queue->qid % dev->num_comp_vectors : -1,
@@ -202,11 +211,18 @@ static int nvmet_rdma_create_verbs(struct nvmet_rdma_queue *queue)
 static void nvmet_rdma_queue_quiesce(struct nvmet_rdma_queue *queue,
 				     bool sq_live, struct completion *drained)
 {
+	struct ib_qp_attr err = { .qp_state = IB_QPS_ERR };
+
+	cancel_delayed_work_sync(&queue->connect_timeout);
 	clear_bit(NVMET_RDMA_Q_LIVE, &queue->flags);
-	if (queue->qp_created)
-		ib_drain_qp(queue->cm_id->qp);
+	if (queue->qp_created &&
+	    ib_modify_qp(queue->cm_id->qp, &err, IB_QP_STATE))
+		pr_warn_ratelimited("nvmet_rdma: queue %u: QP not moved to ERR\n",
+				    queue->qid);
 	if (sq_live)
 		nvmet_sq_destroy(&queue->nvme_sq);
+	if (queue->qp_created)
+		ib_drain_qp(queue->cm_id->qp);
 	if (drained)
 		complete(drained);
 	nvmet_rdma_free_verbs(queue);
@@ -232,11 +248,24 @@ static void nvmet_rdma_release_work(struct work_struct *work)
 	kfree(queue);
 }
 
+/* A queue nvmet never saw a Connect on would hold its slots forever. */
+static void nvmet_rdma_connect_timeout(struct work_struct *work)
+{
+	struct nvmet_rdma_queue *queue = container_of(to_delayed_work(work),
+			struct nvmet_rdma_queue, connect_timeout);
+
+	if (READ_ONCE(queue->nvme_sq.ctrl))
+		return;
+	pr_info_ratelimited("nvmet_rdma: queue %u: no Connect in %u s: closing\n",
+			    queue->qid, NVMET_RDMA_CONNECT_TIMEOUT / HZ);
+	nvmet_rdma_queue_close(queue);
+}
+
 void nvmet_rdma_queue_close(struct nvmet_rdma_queue *queue)
 {
 	if (test_and_set_bit(NVMET_RDMA_Q_CLOSING, &queue->flags))
 		return;
-	queue_work(nvmet_rdma_wq, &queue->release_work);
+	queue_work(nvmet_wq, &queue->release_work);
 }
 
 /* Close the queues of @port, or of @ctrl, or (both NULL) all of them. */
@@ -259,7 +288,7 @@ void nvmet_rdma_close_queues(struct nvmet_rdma_port *port,
 void nvmet_rdma_queues_exit(void)
 {
 	nvmet_rdma_close_queues(NULL, NULL);
-	flush_workqueue(nvmet_rdma_wq);
+	flush_workqueue(nvmet_wq);
 }
 
 static int nvmet_rdma_queue_cm_handler(struct rdma_cm_id *id,
@@ -286,13 +315,13 @@ static u16 nvmet_rdma_parse_req(const struct rdma_conn_param *param,
 		return NVME_RDMA_CM_INVALID_LEN;
 	if (le16_to_cpu(req->recfmt) != NVME_RDMA_CM_FMT_1_0)
 		return NVME_RDMA_CM_INVALID_RECFMT;
+	*qid = le16_to_cpu(req->qid);
 	sq = le16_to_cpu(req->hsqsize) + 1U;
-	if (sq < 2 || sq > NVMET_RDMA_MAX_QUEUE_SIZE)
+	if (sq < 2 || sq > (*qid ? NVMET_RDMA_MAX_QUEUE_SIZE : NVME_AQ_DEPTH))
 		return NVME_RDMA_CM_INVALID_HSQSIZE;
 	/* The host must be able to take a response to every command. */
 	if (le16_to_cpu(req->hrqsize) < sq - 1)
 		return NVME_RDMA_CM_INVALID_HRQSIZE;
-	*qid = le16_to_cpu(req->qid);
 	*size = sq;
 	return 0;
 }
@@ -333,12 +362,14 @@ int nvmet_rdma_queue_connect(struct rdma_cm_id *id,
 
 	queue->cm_id = id;
 	queue->port = port;
+	queue->nport = port->nport;
 	queue->qid = qid;
 	queue->size = size;
 	/* The admin queue's commands carry no data in the capsule. */
-	queue->inline_size = qid ? port->nport->inline_data_size : 0;
+	queue->inline_size = qid ? queue->nport->inline_data_size : 0;
 	queue->inline_pages = DIV_ROUND_UP(queue->inline_size, PAGE_SIZE);
 	INIT_WORK(&queue->release_work, nvmet_rdma_release_work);
+	INIT_DELAYED_WORK(&queue->connect_timeout, nvmet_rdma_connect_timeout);
 	init_completion(&queue->drained);
 	/*
 	 * Closed until accepted: a failed receive before that must not
@@ -371,6 +402,9 @@ int nvmet_rdma_queue_connect(struct rdma_cm_id *id,
 	accept.initiator_depth = min_t(int, ev->param.conn.responder_resources,
 				       dev->attrs.max_qp_init_rd_atom);
 	accept.responder_resources = 0;
+	/* Armed while we own the teardown: every teardown cancels it. */
+	queue_delayed_work(nvmet_wq, &queue->connect_timeout,
+			   NVMET_RDMA_CONNECT_TIMEOUT);
 	clear_bit(NVMET_RDMA_Q_CLOSING, &queue->flags);
 	ret = rdma_accept(id, &accept);
 	if (ret && !test_and_set_bit(NVMET_RDMA_Q_CLOSING, &queue->flags)) {

@@ -15,7 +15,12 @@
 # the server deletes its rxe0 (DEVICE_REMOVAL for the listener and the
 # queues: nothing may be left), then disconnects; then the client says
 # "done" on TCP port DONEPORT and the server takes its port and subsystem
-# down and unloads everything.
+# down and unloads everything.  NVMET_FAULTS=1 (the default) adds, before
+# the removal: five controllers (round-robin) under ~600 concurrent 1 MiB
+# writes (RDMA READs queued on the target) when the client deletes its own
+# rxe0: the target's flushed READs must all fit its CQ (cq_overflow_drops
+# stays 0) and its QPs go; then port 1 is unlinked, removed and re-created
+# 20 times while the client connects in three loops (no hang).
 #
 # Environment: WIRE_ROLE, WIRE_SELF, WIRE_PEER, WIRE_TAG (scripts/vm-pair.sh,
 # tests/host/nvmet.sh).
@@ -29,6 +34,10 @@ NQN=nqn.2026-11.org.ordma:nvmet-test
 CFG=/sys/kernel/config/nvmet
 DONEPORT=21400
 REMOVEPORT=21401
+FAULTPORT=21402
+PORTLOOPPORT=21403
+# 1: the host-fault and port-removal-while-connecting steps
+FAULTS=${NVMET_FAULTS:-1}
 # 1: at the end, the target's rxe0 is deleted under a connected host
 REMOVAL=${NVMET_REMOVAL:-1}
 WAIT=600
@@ -80,6 +89,8 @@ server()
 		echo rdma >$p6/addr_trtype && echo ipv6 >$p6/addr_adrfam &&
 		echo $SELF6 >$p6/addr_traddr && echo 4421 >$p6/addr_trsvcid"
 	t_run "port 2 enabled with the subsystem" ln -s "$s" "$p6/subsystems/"
+	local qps0
+	qps0=$(rdma res show qp 2>/dev/null | grep -c .)
 	# ours carries MODULE_VERSION, the in-tree one none
 	t_eq "nvmet_rdma loaded is the $STACK one" \
 		"$([ "$STACK" = ours ] && echo 0.1.0-oot || echo in-tree)" \
@@ -87,6 +98,9 @@ server()
 	echo "# nvmet_rdma: $(modinfo -F filename nvmet_rdma)"
 	t_run "a listener on port 4420" wait_until 30 eval \
 		"rdma res show cm_id | grep -q 'state LISTEN.*:4420'"
+	if [ "$FAULTS" = 1 ]; then
+		server_faults "$s" "$p" "$qps0" || { t_done "nvmet-$TAG-$ROLE"; exit 1; }
+	fi
 	if [ "$REMOVAL" = 1 ]; then
 		echo "# waiting for the client to connect for the removal (port $REMOVEPORT)"
 		t_run "the client is connected, reading" accept_one $REMOVEPORT
@@ -107,6 +121,127 @@ server()
 		echo 0 >$s/namespaces/2/enable && rmdir $s/namespaces/1 $s/namespaces/2 && rmdir $s"
 	t_run "no cm_id left" wait_until 30 eval '[ -z "$(rdma res show cm_id)" ]'
 	t_run "unload nvmet_rdma nvmet brd" modprobe -r nvmet_rdma nvmet brd
+}
+
+port1_setup() # SUBSYS PORTDIR: port 1 (IPv4, 4420) serving SUBSYS
+{
+	mkdir "$2" && echo rdma >"$2/addr_trtype" && echo ipv4 >"$2/addr_adrfam" &&
+		echo "$SELF" >"$2/addr_traddr" && echo 4420 >"$2/addr_trsvcid" &&
+		ln -s "$1" "$2/subsystems/"
+}
+
+# Runs CMD... in the background; fails (and leaves it, stuck) if it has
+# not ended within SECONDS: a configfs write that hangs is a failed check,
+# not a hung guest.
+bounded() # SECONDS CMD...
+{
+	local t=$1 pid
+	shift
+	"$@" &
+	pid=$!
+	wait_until "$t" eval "! kill -0 $pid 2>/dev/null" || return 124
+	wait $pid
+}
+
+# The target's side of the faults (NVMET_FAULTS=1).
+server_faults() # SUBSYS PORTDIR QPS_BEFORE
+{
+	local s=$1 p=$2 qps0=$3 c=/sys/class/infiniband/$DEV/ports/1/hw_counters i
+	echo "# waiting for the client's fault (port $FAULTPORT)"
+	t_run "the client faulted under 1 MiB writes" accept_one $FAULTPORT
+	t_run "the host's queues are gone from the target" wait_until 120 eval \
+		'[ "$(rdma res show qp 2>/dev/null | grep -c .)" = "$qps0" ]'
+	echo "# qps now: $(rdma res show qp 2>/dev/null | grep -c .), before: $qps0"
+	t_eq "no completion lost to a full CQ (cq_overflow_drops)" 0 cat $c/cq_overflow_drops
+	echo "# waiting for the client's connect loop (port $PORTLOOPPORT)"
+	t_run "the client connects in a loop" accept_one $PORTLOOPPORT
+	for i in $(seq 20); do
+		t_run "cycle $i: port 1 unlinked and removed (hosts connecting)" \
+			bounded 150 eval "rm $p/subsystems/$NQN && rmdir $p" || return 1
+		t_run "cycle $i: port 1 back" bounded 60 port1_setup "$s" "$p" || return 1
+		sleep 0.$((RANDOM % 10))
+	done
+}
+
+host_addr() { echo "10.0.2.$((20 + $1))"; }
+writes_in_flight() # on the paths to namespace 1
+{
+	awk '{ n += $2 } END { print n + 0 }' /sys/block/nvme*c*n1/inflight 2>/dev/null
+}
+host_gids() # rxe0 has a GID for each of the five host addresses
+{
+	local i
+	for i in 1 2 3 4 5; do
+		grep -qx "$(ip4gid "$(host_addr $i)")" /sys/class/infiniband/$DEV/ports/1/gids/* ||
+			return 1
+	done
+}
+
+# The host's side of the faults (NVMET_FAULTS=1).
+client_faults()
+{
+	local i n dev writer looper
+	# Five host addresses (nvme-cli 2.3 refuses a second controller from
+	# one, -D or not): five paths to the subsystem's namespaces.
+	for i in 1 2 3 4 5; do
+		ip addr add "$(host_addr $i)/24" dev eth0
+	done
+	t_run "fault: GIDs of the five host addresses" wait_until 30 host_gids
+	for i in 1 2 3 4 5; do
+		t_run "fault: controller $i of 5 (from $(host_addr $i))" nvme connect \
+			-w "$(host_addr $i)" -t rdma -a "$PEER" -s 4420 -n "$NQN" \
+			--ctrl-loss-tmo=5 --reconnect-delay=2
+	done
+	t_run "fault: five controllers, namespace 1 on them" wait_until 60 eval \
+		'[ "$(ls -d /sys/class/nvme/nvme[0-9]* 2>/dev/null | wc -l)" -ge 5 ] && [ -b "$(ns_dev 1 | head -n 1)" ]'
+	for i in /sys/class/nvme-subsystem/*/iopolicy; do echo round-robin >"$i"; done
+	dev=$(ns_dev 1 | head -n 1)
+	# One 1 MiB buffer shared by 600 threads: the target holds ~600 MiB of
+	# RDMA READs in flight, this guest only the buffer.
+	timeout 300 python3 -c 'import mmap, os, sys, threading
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_DIRECT)
+buf = mmap.mmap(-1, 1 << 20)
+buf.write(b"\xa5" * (1 << 20))
+def run(i):
+    try:
+        while True:
+            os.pwrite(fd, buf, (i % 60) << 20)
+    except OSError:
+        pass
+threading.stack_size(1 << 18)
+ts = [threading.Thread(target=run, args=(i,)) for i in range(600)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()' "$dev" &
+	writer=$!
+	# Fault once most writers wait on the target (at most 120 s).
+	wait_until 120 eval '[ "$(writes_in_flight)" -ge 400 ]'
+	echo "# fault: $(writes_in_flight) 1 MiB writes in flight"
+	t_run "fault: rdma link delete $DEV under 600 1 MiB writes" rdma link delete $DEV
+	t_run "fault: the writers end" wait_until 240 eval "! kill -0 $writer 2>/dev/null"
+	wait $writer
+	t_run "fault: the controllers are gone" wait_until 60 eval '! ls /dev/nvme0 2>/dev/null'
+	t_run "fault: rdma link add $DEV again" rdma link add $DEV type rxe netdev eth0
+	t_run "fault: GID of $SELF back" wait_until 30 eval \
+		"grep -qx $(ip4gid "$SELF") /sys/class/infiniband/$DEV/ports/1/gids/*"
+	t_run "fault: tell the server" wait_until 60 connect_peer $FAULTPORT
+	# Port 1 goes and comes back while three hosts connect in loops.
+	local loops=()
+	for i in 1 2 3; do
+		( n=0; end=$(($(date +%s) + 120))
+		  while [ "$(date +%s)" -lt $end ]; do
+			nvme connect -w "$(host_addr $i)" -t rdma -a "$PEER" -s 4420 \
+				-n "$NQN" >/dev/null 2>&1 && n=$((n + 1))
+			nvme disconnect -n "$NQN" >/dev/null 2>&1
+		  done; echo "# connect loop $i: $n connects" ) &
+		loops+=($!)
+	done
+	t_run "loop: tell the server" wait_until 60 connect_peer $PORTLOOPPORT
+	wait "${loops[@]}"
+	nvme disconnect -n "$NQN" >/dev/null 2>&1
+	t_run "loop: the target serves again" wait_until 120 eval \
+		"nvme discover -t rdma -a $PEER -s 4420 | grep -q 'subnqn: *$NQN'"
 }
 
 # The block device of namespace NSID (the host names disks in the order
@@ -168,6 +303,7 @@ client()
 	fi
 	t_run "the target still serves: nvme discover" eval \
 		"nvme discover -t rdma -a $PEER -s 4420 | grep -q 'subnqn: *$NQN'"
+	[ "$FAULTS" = 1 ] && client_faults
 	if [ "$REMOVAL" = 1 ]; then
 		# The target's rxe0 goes away under this connection: the host
 		# sees its queues fail and tries to reconnect, and disconnecting

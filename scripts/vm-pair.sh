@@ -133,10 +133,10 @@ run_pair()
 	done
 	# One has ended.  If its kernel died, the other has no peer any more.
 	if ! kill -0 "$apid" 2>/dev/null && died a; then
-		echo "vm-pair: guest a's kernel died; stopping guest b"
+		echo "vm-pair: guest a ended without a result (its kernel died, or it never booted); stopping guest b"
 		kill -- -"$bpid" 2>/dev/null || true
 	elif ! kill -0 "$bpid" 2>/dev/null && died b; then
-		echo "vm-pair: guest b's kernel died; stopping guest a"
+		echo "vm-pair: guest b ended without a result (its kernel died, or it never booted); stopping guest a"
 		kill -- -"$apid" 2>/dev/null || true
 	fi
 	set +e

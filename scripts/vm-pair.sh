@@ -88,6 +88,25 @@ panic_excerpt()
 		     on && n < 60 { print; n++ }'
 }
 
+# start_guest a|b NET COMMAND...: vm-run.sh for one guest, in the
+# background and in its own process group (so that stopping it stops its
+# QEMU), output in DIR/GUEST.log; $! is its pid.
+start_guest()
+{
+	local g=$1 net=$2 stack=$astack role=server mac=11 self=$a_ip peer=$b_ip
+	local env=("${aenv[@]}")
+	shift 2
+	if [ "$g" = b ]; then
+		stack=$bstack role=client mac=12 self=$b_ip peer=$a_ip
+		env=("${benv[@]}")
+	fi
+	setsid "$here/vm-run.sh" --stack "$stack" --name "wire-$g" --out "$out/$g" \
+		--mac "52:54:00:00:00:$mac" --ipv4 "$self/24" --net "$net" \
+		--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
+		"$(printf '%q ' env WIRE_ROLE=$role WIRE_SELF=$self WIRE_PEER=$peer "${env[@]}")$*" \
+		>"$out/$g.log" 2>&1 </dev/null &
+}
+
 # run_pair: one boot of both guests.  When one guest's kernel dies (with
 # oops=panic and -no-reboot its QEMU exits), the other is stopped at once
 # instead of waiting out every test's timeout against a dead peer.  Sets
@@ -102,11 +121,7 @@ run_pair()
 	for _ in 1 2 3 4 5; do
 		[ -n "$port" ] || port=$(free_port)
 		echo "vm-pair: socket network on 127.0.0.1:$port; a ($astack, server) $a_ip, b ($bstack, client) $b_ip"
-		setsid "$here/vm-run.sh" --stack "$astack" --name wire-a --out "$out/a" \
-			--mac 52:54:00:00:00:11 --ipv4 "$a_ip/24" --net "listen:$port" \
-			--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
-			"$(printf '%q ' env WIRE_ROLE=server WIRE_SELF=$a_ip WIRE_PEER=$b_ip "${aenv[@]}")$*" \
-			>"$out/a.log" 2>&1 </dev/null &
+		start_guest a "listen:$port" "$@"
 		apid=$!
 		for _ in $(seq 300); do
 			listening "$port" && break
@@ -122,11 +137,7 @@ run_pair()
 	done
 	[ -n "$apid" ] || { echo "vm-pair: could not start guest a" >&2; exit 2; }
 
-	setsid "$here/vm-run.sh" --stack "$bstack" --name wire-b --out "$out/b" \
-		--mac 52:54:00:00:00:12 --ipv4 "$b_ip/24" --net "connect:$port" \
-		--mem "$mem" --smp "$smp" --timeout "$timeout" -- \
-		"$(printf '%q ' env WIRE_ROLE=client WIRE_SELF=$b_ip WIRE_PEER=$a_ip "${benv[@]}")$*" \
-		>"$out/b.log" 2>&1 </dev/null &
+	start_guest b "connect:$port" "$@"
 	bpid=$!
 	while kill -0 "$apid" 2>/dev/null && kill -0 "$bpid" 2>/dev/null; do
 		sleep 1

@@ -26,14 +26,11 @@ pair_setup()
 	out=${out%-6.1}
 	rm -rf "$out"
 	mkdir -p "$out"
-	# The guests compute RoCE's CRC without crc32_pclmul.  CI's 6.12 stock
-	# server (fresh-clone run at 501aea6) took a #DB in the kernel with
-	# EFLAGS c2142b02: TF and two reserved bits set, the low bits those of
-	# RDI (ff25cf62c2142b00), flags no guest code can load, so QEMU's TCG
-	# lost them; the three CI runs before lost a stock server (double
-	# faults).  Only stock servers, which CRC every packet ours sends
-	# through the crypto API's crc32 (the SSE/PCLMUL module under TCG),
-	# were hit.  crc32_generic gives the same CRC.
+	# The guests compute RoCE's CRC without crc32_pclmul: under QEMU's TCG
+	# a stock server, which runs every packet ours sends through the
+	# crypto API's crc32 (that SSE/PCLMUL module), has taken a #DB with
+	# EFLAGS no guest code can load (TF and reserved bits, copied from a
+	# register) and double faults.  crc32_generic gives the same CRC.
 	export OOT_APPEND="${OOT_APPEND:+$OOT_APPEND }module_blacklist=crc32_pclmul"
 }
 

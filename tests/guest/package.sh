@@ -127,16 +127,32 @@ t_run "modprobe rdma_rxe" modprobe rdma_rxe
 t_eq "loaded ib_core is ours" "$VERSION" cat /sys/module/ib_core/version
 t_eq "loaded rdma_rxe is ours" "$VERSION" cat /sys/module/rdma_rxe/version
 ip link set eth0 up
+# An IPv4 address of its own (vm-run gives none): the pingpong below runs
+# over its GID, which exists from the start, not over the IPv6 one SLAAC
+# adds seconds after the link comes up.
+ip addr add 10.0.2.15/24 dev eth0
 t_run "rdma link add rxe0 type rxe netdev eth0" rdma link add rxe0 type rxe netdev eth0
 t_run "rdma link shows rxe0 on eth0" sh -c 'rdma link show rxe0/1 | grep -q "netdev eth0"'
 # Data through the installed stack: an RC pingpong with its data checked,
 # both ends on rxe0, over the GID of eth0's IPv4 address.
-pp_gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /::ffff:/ {sub(/.*GID\[ */, ""); sub(/\].*/, ""); print; exit}')
-timeout 60 ibv_rc_pingpong -d rxe0 -g "${pp_gid:-1}" -n 100 -c >"$OUT/pp-server.log" 2>&1 &
+# The GID table fills from a workqueue after `rdma link add` returns: wait
+# for the IPv4 GID instead of racing it (a server on an empty index made
+# its peer's RTR fail with remote GID ::, CI of 2026-11-29).
+ipv4_gid_index() {
+	ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /::ffff:/ {sub(/.*GID\[ */, ""); sub(/\].*/, ""); print; exit}'
+}
+pp_gid=
+for _ in $(seq 100); do
+	pp_gid=$(ipv4_gid_index)
+	[ -n "$pp_gid" ] && break
+	sleep 0.2
+done
+t_run "rxe0 has an IPv4 GID (index ${pp_gid:-none}) within 20 s" test -n "$pp_gid"
+timeout 60 ibv_rc_pingpong -d rxe0 -g "${pp_gid:-0}" -n 100 -c >"$OUT/pp-server.log" 2>&1 &
 pp_server=$!
 wait_listen
 t_run "ibv_rc_pingpong -c (100 iterations, data checked)" \
-	timeout 60 ibv_rc_pingpong -d rxe0 -g "${pp_gid:-1}" -n 100 -c localhost
+	timeout 60 ibv_rc_pingpong -d rxe0 -g "${pp_gid:-0}" -n 100 -c localhost
 wait "$pp_server"
 t_eq "... and its server's too" 0 echo $?
 t_run "ibv_devices lists rxe0" sh -c 'ibv_devices | grep -q rxe0'

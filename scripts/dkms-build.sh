@@ -37,11 +37,7 @@ base=$top/build/dkms
 # (which sees build/ at the same path).
 run_dkms()
 {
-	if [ "$distro" = bookworm ]; then
-		dkms "$@"
-	else
-		"$here/lib/trixie-root.sh" run "$top" dkms "$@"
-	fi
+	target_run "${OOT_KERNEL:-6.1}" "$top" dkms "$@"
 }
 mktarball()
 {

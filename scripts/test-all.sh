@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Run every test: dependencies, then for each kernel line (Debian 12's 6.1,
-# then its 6.12) the sparse/W=1 build gate and a DKMS build of the modules
-# the VM suites load; the userspace unit tests; the VM suites on our modules
-# and, with the same scripts, on the stock in-kernel modules.  6.1 runs the
-# whole set, 6.12 the lanes where the kernels differ (see
-# Documentation/testing.md).  Ends with "total: N passed, N failed".
+# Run every test: dependencies, then for each kernel line (Debian 12's 6.1
+# and 6.12, Debian 13's 6.12) the sparse/W=1 build gate and a DKMS build of
+# the modules the VM suites load; the userspace unit tests; the VM suites
+# on our modules and, with the same scripts, on the stock in-kernel
+# modules.  6.1 runs the whole set, the 6.12 lines the lanes where the
+# kernels or the userspace differ (see Documentation/testing.md).  Ends
+# with "total: N passed, N failed".
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -19,9 +20,7 @@ missing=$(grep -o 'tests/[a-z]*/[A-Za-z0-9_./-]*\.\(sh\|py\)' "$0" | sort -u |
 [ "${1:-}" != --check-names ] || exit 0
 
 t0=$(date +%s)
-trixie_only=
-[ "${1:-}" != --trixie ] || trixie_only=1
-if [ -n "$trixie_only" ]; then OOT_TRIXIE=1 scripts/install-deps.sh; else scripts/install-deps.sh; fi
+scripts/install-deps.sh
 declare -A kabi=() modules=()
 for line in $(target_kernels); do
 	kabi[$line]=$(OOT_KERNEL=$line target_kabi)
@@ -52,39 +51,6 @@ suite() # NAME CMD...: run one suite; a suite that dies without a summary counts
 }
 mkdir -p build/test-logs
 
-# Debian 13 (trixie, issue 22), a first look: ours built in the trixie root
-# with its gcc-14 (from the sources DKMS would get, so that the tree stays
-# built for 6.1), then on trixie's kernel and root, stock then ours:
-# foundation, the data path's pingpongs and rdma-core 56's pyverbs (one
-# process per module), compared as on bookworm.  Not in the lanes below yet;
-# run by hand with `scripts/test-all.sh --trixie`.
-trixie_lanes()
-{
-	local src=$top/build/trixie/src mods=$top/build/trixie/modules stack kabi
-	export OOT_KERNEL=6.12-trixie
-	scripts/lib/trixie-root.sh >/dev/null && scripts/lib/trixie-root.sh image >/dev/null
-	kabi=$(target_kabi)
-	rm -rf "$src" "$mods"
-	mkdir -p "$mods"
-	make -s dkms-src DEST="$src"
-	suite build-trixie bash -c 'scripts/lib/trixie-root.sh run "$1" make -j2 KDIR="$2" &&
-		echo "build-trixie: 1 passed, 0 failed"' - "$src" "$(target_kdir "$kabi")"
-	find "$src" -name '*.ko' -exec cp {} "$mods/" \;
-	export OOT_MODULES=$mods
-	for stack in stock ours; do
-		suite "vm-foundation-$stack-trixie" scripts/vm-run.sh --stack "$stack" \
-			--name foundation --out "build/test-logs/foundation-$stack-trixie" -- \
-			tests/guest/foundation.sh
-		# Two vCPUs as datapath_lanes gives it (pingpongs busy-poll).
-		suite "vm-datapath-$stack-trixie" scripts/vm-run.sh --stack "$stack" \
-			--name datapath --mem 3072 --smp 2 --timeout 2400 \
-			--out "build/test-logs/datapath-$stack-trixie" -- \
-			env DATAPATH_ONLY=pingpong,pyverbs tests/guest/datapath.sh
-	done
-	suite compare-datapath-trixie tests/host/compare-datapath.sh \
-		build/test-logs/datapath-stock-trixie build/test-logs/datapath-ours-trixie
-}
-
 # The run's end: its time, the suites that failed, the total; the exit status.
 report() # WHAT
 {
@@ -94,15 +60,9 @@ report() # WHAT
 	[ "$failed" = 0 ]
 }
 
-if [ -n "$trixie_only" ]; then
-	trixie_lanes
-	report trixie
-	exit
-fi
-
-gate() # KDIR
+gate() # LINE: sparse and W=1, in the line's build environment
 {
-	if make -s check KDIR="$1"; then
+	if target_run "$1" "$top" make -s check KDIR="$(target_kdir "${kabi[$1]}")"; then
 		echo "build-gate: 1 passed, 0 failed"
 	else
 		echo "build-gate: 0 passed, 1 failed"
@@ -120,10 +80,10 @@ dkms_build() # LINE: the modules the VM suites load, built by DKMS itself
 		return 1
 	fi
 }
-# 6.12 first, so that the tree is left built for 6.1, which the in-kernel
-# selftests (tests/kmod) link against.
-for line in 6.12 6.1; do
-	suite "build-gate-$line" gate "$(target_kdir "${kabi[$line]}")"
+# 6.1 last, so that the tree is left built for it: the in-kernel
+# selftests (tests/kmod) link against it.
+for line in 6.12-trixie 6.12 6.1; do
+	suite "build-gate-$line" gate "$line"
 done
 for line in $(target_kernels); do
 	# Not through suite(): its pipe would run dkms_build in a subshell.
@@ -315,35 +275,42 @@ wire() # SCRIPT PAIR [OPTION...]
 	suite "$(basename "$1" .sh | tr _ -)-$2$sfx" "$@"
 }
 
-# Kernel 6.1 runs every lane; 6.12 those where the kernels differ: module
-# loading and DKMS's compressed modules (foundation), what the stock tools
-# see (control), the data path with the 6.12 stock stack as pyverbs
-# reference (it has ATOMIC WRITE), and the wire against 6.12's rxe both
-# ways (ours with ours is the same code on both kernels: 6.1 runs it).
+# Kernel 6.1 runs every lane (rdma-core 44).  Debian 13's 6.12
+# (6.12-trixie, rdma-core 56) runs those where the kernel or the userspace
+# differ: module loading and dkms 3.2's compressed modules (foundation), what
+# rdma-core 56's tools see (control, compared with stock trixie), the data
+# path with stock trixie as reference (ATOMIC WRITE, FLUSH, pyverbs 56),
+# the Debian package with trixie's dkms 3.2, and the wire against 6.12's
+# rxe both ways (ours with ours is the same code on every kernel: 6.1 runs
+# it).  Bookworm's 6.12 is the same upstream kernel as trixie's, built by
+# gcc-12: its build gate and its DKMS build cover what differs; its lanes
+# run by hand (OOT_KERNEL=6.12, or `scripts/demo.sh --kernel 6.12`), as
+# the budget of 75 minutes on 2 cores leaves no room for them.
 #
-# The Debian package: `make deb`, then in a stock 6.1 guest apt install
+# The Debian package: `make deb`, then in a stock guest apt install
 # (DKMS installs ours), use, the rdma.conf unit, apt purge (the in-tree
-# stack is back).  6.12's DKMS build and its compressed modules are covered
-# above (dkms-build, foundation-6.12); `tests/host/package.sh 6.12` runs the lane
-# there by hand.
+# stack is back); on 6.1 (dkms 3.0) and trixie (dkms 3.2, its own dialect).
+# `tests/host/package.sh 6.12` runs bookworm's 6.12 by hand.
 # The data path's pingpongs and perftest busy-poll a client and a server in
 # one guest: with one vCPU each round trip waits for a time slice (8.4 ms
 # an iteration against 1.4 ms with two), so its guests keep two vCPUs; over
 # the lane they kept 1.1 cores busy, so it weighs 1 all the same.  A wire
 # lane's two guests take both slots: they run last, one after another.
 # The one-guest lanes first, two at a time, longest first.
+trixie=6.12-trixie
 lane 1 6.1 datapath datapath_lanes "" "${kabi[6.1]}"
-lane 1 6.12 datapath-6.12 datapath_lanes -6.12 "${kabi[6.12]}"
+lane 1 $trixie datapath-$trixie datapath_lanes "-$trixie" "${kabi[$trixie]}"
 lane 1 6.1 cm cm_lanes "${kabi[6.1]}"
 lane 1 6.1 control control_lanes ""
 lane 1 6.1 package suite package-6.1 tests/host/package.sh 6.1
+lane 1 $trixie package-$trixie suite "package-$trixie" tests/host/package.sh $trixie
 lane 1 6.1 cm-security cm_security
-lane 1 6.12 control-6.12 control_lanes -6.12
+lane 1 $trixie control-$trixie control_lanes "-$trixie"
 lane 1 6.1 foundation foundation ours stock
 lane 1 6.1 fuzz fuzz
 lane 1 6.1 cq-mr cq_mr
 lane 1 6.1 kselftests kselftests
-lane 1 6.12 foundation-6.12 foundation ours
+lane 1 $trixie foundation-$trixie foundation ours
 for pair in ours-stock stock-ours ours-ours; do
 	lane 2 6.1 "wire-$pair" wire tests/host/wire.sh "$pair"
 done
@@ -353,9 +320,9 @@ done
 # the run before lost its server the same way).  That is stock's kernel;
 # ours' requester under loss is covered by 6.1's stock-ours.
 lane 2 6.1 cm-wire-ours-stock wire tests/host/cm_wire.sh ours-stock
-lane 2 6.12 wire-ours-stock-6.12 wire tests/host/wire.sh ours-stock
+lane 2 $trixie wire-ours-stock-$trixie wire tests/host/wire.sh ours-stock
 lane 2 6.1 cm-wire-stock-ours wire tests/host/cm_wire.sh stock-ours
-lane 2 6.12 wire-stock-ours-6.12 wire tests/host/wire.sh stock-ours --no-loss
+lane 2 $trixie wire-stock-ours-$trixie wire tests/host/wire.sh stock-ours --no-loss
 lanes_wait
 
-report "kernels ${kabi[6.1]} and ${kabi[6.12]}"
+report "kernels ${kabi[6.1]}, ${kabi[6.12]} and ${kabi[6.12-trixie]}"

@@ -1,11 +1,11 @@
 # shellcheck shell=bash
 # Which kernel we build for and test on.  Sourced by the other scripts.
 #
-# Two kernel lines are tested: Debian 12's own 6.1 and the 6.12 that
-# bookworm carries as linux-*-6.12-amd64.  A third, 6.12-trixie (Debian
-# 13's 6.12, built with its gcc-14), is built for but not yet in the suite
-# (issue 22): its headers, compiler and dkms live in a debootstrapped root
-# (scripts/lib/trixie-root.sh), never on the host.  OOT_KERNEL picks the
+# Three kernel lines are tested: Debian 12's own 6.1, the 6.12 that
+# bookworm carries as linux-*-6.12-amd64, and 6.12-trixie, Debian 13's
+# 6.12 built with its gcc-14, whose headers, compiler and dkms live in a
+# debootstrapped root (scripts/lib/trixie-root.sh), never on the host; its
+# guests boot on that root (rdma-core 56).  OOT_KERNEL picks the
 # line (6.1 unless set); the ABI of that line (e.g. 6.1.0-56,
 # 6.12.117+deb12, 6.12.117+deb13) is the one its headers metapackage names
 # (for trixie: the one installed in the root), so headers and image always
@@ -14,7 +14,7 @@
 OOT_CACHE=${OOT_CACHE:-/var/cache/oot-rdma}
 
 # The kernel lines the test suite covers, in the order it runs them.
-target_kernels() { echo "6.1 6.12"; }
+target_kernels() { echo "6.1 6.12 6.12-trixie"; }
 
 # The Debian release a kernel line belongs to, and where that release's
 # build environment is: / for bookworm (the host), the cached root for
@@ -87,6 +87,20 @@ target_kver() { echo "$1-amd64"; }
 target_kdir() { echo "/usr/src/linux-headers-$1-amd64"; }
 
 target_image_dir() { echo "$OOT_CACHE/kernel-$1"; }
+
+# Run CMD in LINE's build environment with DIR (a tree) as the working
+# directory: on the host for bookworm, in the release's root otherwise
+# (DIR mounted there at the same path).
+target_run() # LINE DIR CMD...
+{
+	local line=$1 dir=$2
+	shift 2
+	if [ "$(target_root "$line")" = / ]; then
+		(cd "$dir" && "$@")
+	else
+		"$(dirname "${BASH_SOURCE[0]}")/trixie-root.sh" run "$dir" "$@"
+	fi
+}
 
 # The modules tree of an unpacked image (IMAGE_DIR KVER): bookworm's
 # packages put it under /lib, trixie's (merged /usr) under /usr/lib.

@@ -306,7 +306,6 @@ EXPORT_SYMBOL(ib_check_mr_access);
  */
 int ib_check_mr_device_access(const struct ib_device *dev, int access)
 {
-#ifdef ORDMA_HAVE_FLUSH
 	u64 caps = dev->attrs.device_cap_flags;
 
 	if (((access & IB_ACCESS_FLUSH_GLOBAL) &&
@@ -314,7 +313,6 @@ int ib_check_mr_device_access(const struct ib_device *dev, int access)
 	    ((access & IB_ACCESS_FLUSH_PERSISTENT) &&
 	     !(caps & IB_DEVICE_FLUSH_PERSISTENT)))
 		return -EOPNOTSUPP;
-#endif
 	return 0;
 }
 EXPORT_SYMBOL(ib_check_mr_device_access);

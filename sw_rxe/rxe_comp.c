@@ -69,10 +69,8 @@ static u32 comp_wc_opcode(u32 wr_opcode)
 		return IB_WC_REG_MR;
 	case RXE_WR_ATOMIC_WRITE:
 		return RXE_WC_ATOMIC_WRITE;
-#ifdef ORDMA_HAVE_FLUSH
 	case IB_UVERBS_WR_FLUSH:
 		return IB_UVERBS_WC_FLUSH;
-#endif
 	default:
 		return IB_UVERBS_WC_SEND;
 	}

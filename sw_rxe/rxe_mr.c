@@ -46,10 +46,8 @@ static u32 rxe_mr_rkey(const struct ib_mr *ibmr, int access)
  */
 static int rxe_mr_persistent_ok(int access)
 {
-#ifdef ORDMA_HAVE_FLUSH
 	if (access & IB_ACCESS_FLUSH_PERSISTENT)
 		return -EINVAL;
-#endif
 	return 0;
 }
 

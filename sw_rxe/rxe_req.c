@@ -29,6 +29,42 @@
 /* IBTA: the longest message. */
 #define RXE_MAX_MSG_SIZE	(1ULL << 31)
 
+/*
+ * A FLUSH WR's fields, the flush member of the send WR's union since
+ * 6.2's UAPI.  6.1's header lacks the member, but librxe writes it there
+ * whatever the kernel (compat.h), so 6.1 reads the same bytes through
+ * this ABI layout; the 6.2+ builds check it against the member.
+ */
+struct rxe_flush_wr_abi {
+	__aligned_u64 remote_addr;
+	__u32 length;
+	__u32 rkey;
+	__u8 type;	/* placement type: FETH's bits */
+	__u8 level;	/* selectivity level: FETH's value */
+};
+
+#ifdef ORDMA_UAPI_HAS_FLUSH
+#define RXE_FLUSH_ABI_AT(field) \
+	(offsetof(struct rxe_send_wr, wr) + \
+	 offsetof(struct rxe_flush_wr_abi, field) == \
+	 offsetof(struct rxe_send_wr, wr.flush.field))
+static_assert(RXE_FLUSH_ABI_AT(remote_addr) && RXE_FLUSH_ABI_AT(length) &&
+	      RXE_FLUSH_ABI_AT(rkey) && RXE_FLUSH_ABI_AT(type) &&
+	      RXE_FLUSH_ABI_AT(level) &&
+	      sizeof(struct rxe_flush_wr_abi) ==
+	      sizeof_field(struct rxe_send_wr, wr.flush));
+/* the UAPI's placement types and levels are the wire's */
+static_assert(IB_FLUSH_GLOBAL == RXE_FETH_PLT_GLOBAL &&
+	      IB_FLUSH_PERSISTENT == RXE_FETH_PLT_PERSISTENT &&
+	      IB_FLUSH_RANGE == RXE_FETH_SEL_RANGE &&
+	      IB_FLUSH_MR == RXE_FETH_SEL_MR);
+#define rxe_wr_flush(swr)	(&(swr)->wr.flush)
+#else
+static_assert(sizeof(struct rxe_flush_wr_abi) <=
+	      sizeof_field(struct rxe_send_wr, wr));
+#define rxe_wr_flush(swr)	((struct rxe_flush_wr_abi *)&(swr)->wr)
+#endif
+
 static u32 rxe_sq_next(const struct rxe_qp *qp, u32 index)
 {
 	return (index + 1) & qp->sq.queue->index_mask;
@@ -118,10 +154,8 @@ static u32 req_wqe_kind(const struct rxe_qp *qp, u32 opcode)
 		return conn && qp->is_kernel ? RXE_WQE_LOCAL : 0;
 	case RXE_WR_ATOMIC_WRITE:
 		return rc ? RXE_WQE_WRITE | RXE_WQE_AWRITE : 0;
-#ifdef ORDMA_HAVE_FLUSH
 	case IB_UVERBS_WR_FLUSH:
 		return rc ? RXE_WQE_READ | RXE_WQE_FLUSH : 0;
-#endif
 	default:	/* TSO, ...: not offered */
 		return 0;
 	}
@@ -149,13 +183,12 @@ static u32 req_check_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		dma->num_sge = 0;
 		return 0;
 	}
-#ifdef ORDMA_HAVE_FLUSH
 	if (kind & RXE_WQE_FLUSH) {
 		/*
 		 * librxe writes the remote range's length into dma.length and
 		 * no SGE: it goes into the RETH, and nothing moves here.
 		 */
-		wqe->wr.wr.flush.length = dma->length;
+		rxe_wr_flush(&wqe->wr)->length = dma->length;
 		dma->num_sge = 0;
 		dma->length = 0;
 		dma->resid = 0;
@@ -163,7 +196,6 @@ static u32 req_check_wqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 		dma->sge_offset = 0;
 		return 0;
 	}
-#endif
 	if (kind & RXE_WQE_AWRITE) {
 		/* librxe puts the 8 bytes where inline data goes */
 		wqe->mask |= RXE_WQE_INLINE;
@@ -343,6 +375,7 @@ static void req_build_hdrs(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 {
 	struct rxe_pkt_info *pkt = rxe_skb_pkt(skb);
 	const struct rxe_send_wr *wr = &wqe->wr;
+	const typeof(*rxe_wr_flush(wr)) *flush = rxe_wr_flush(wr);
 	struct rxe_dma_info *dma = &wqe->dma;
 	bool ud = rxe_qp_transport(qp) == RXE_TRANSPORT_UD;
 	struct rxe_bth_fields bth = {
@@ -365,21 +398,15 @@ static void req_build_hdrs(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	pkt->mask = rxe_opcode_mask(opcode);
 	rxe_bth_encode(pkt->hdr, &bth);
 
-#ifdef ORDMA_HAVE_FLUSH
 	if (pkt->mask & RXE_FETH_MASK) {
-		/* the UAPI's placement types and levels are the wire's */
-		BUILD_BUG_ON(IB_FLUSH_GLOBAL != RXE_FETH_PLT_GLOBAL ||
-			     IB_FLUSH_PERSISTENT != RXE_FETH_PLT_PERSISTENT ||
-			     IB_FLUSH_RANGE != RXE_FETH_SEL_RANGE ||
-			     IB_FLUSH_MR != RXE_FETH_SEL_MR);
-		rxe_feth_set(rxe_pkt_hdr(pkt, RXE_FETH), wr->wr.flush.type,
-			     wr->wr.flush.level);
+		/* librxe writes the wire's placement types and levels */
+		rxe_feth_set(rxe_pkt_hdr(pkt, RXE_FETH), flush->type,
+			     flush->level);
 		p = rxe_pkt_hdr(pkt, RXE_RETH);
-		rxe_reth_set_va(p, wr->wr.flush.remote_addr);
-		rxe_reth_set_rkey(p, wr->wr.flush.rkey);
-		rxe_reth_set_len(p, wr->wr.flush.length);
+		rxe_reth_set_va(p, flush->remote_addr);
+		rxe_reth_set_rkey(p, flush->rkey);
+		rxe_reth_set_len(p, flush->length);
 	} else
-#endif
 	if (pkt->mask & RXE_RETH_MASK) {
 		/* a write's first packet, or a read of what is missing */
 		p = rxe_pkt_hdr(pkt, RXE_RETH);

@@ -635,7 +635,6 @@ static int resp_read(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 	return RESP_OK;
 }
 
-#ifdef ORDMA_HAVE_FLUSH
 /*
  * The MR a FLUSH names, referenced: the RETH's range of it, or all of it
  * (selectivity "MR", where the range means nothing).  Windows carry no
@@ -707,12 +706,6 @@ static int resp_rdma_flush(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 	resp_read_begin(qp, pkt->psn, 0, 0, 0, true);
 	return RESP_OK;
 }
-#else
-static int resp_rdma_flush(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
-{
-	return RESP_INV_REQ;	/* no FLUSH on this kernel line */
-}
-#endif
 
 /*
  * Atomics are done with the CPU's own atomic instructions on the pinned

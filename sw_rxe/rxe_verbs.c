@@ -33,11 +33,9 @@ static void rxe_init_device_attr(struct rxe_dev *rxe)
 			      IB_DEVICE_MEM_WINDOW |
 			      IB_DEVICE_MEM_WINDOW_TYPE_2B |
 			      IB_DEVICE_ATOMIC_WRITE;
-#ifdef ORDMA_HAVE_FLUSH
 	/* as in-tree; rxe_mr_persistent_ok() refuses memory it cannot keep */
 	a->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL |
 			       IB_DEVICE_FLUSH_PERSISTENT;
-#endif
 	a->max_send_sge = 32;
 	a->max_recv_sge = 32;
 	a->max_sge_rd = 32;

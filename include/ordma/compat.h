@@ -66,12 +66,31 @@ static inline void ordma_vm_flags_clear(struct vm_area_struct *vma,
 #endif
 
 /*
- * RDMA FLUSH (IBTA 1.5) is UAPI since 6.2: IB_UVERBS_WR_FLUSH, the MR
- * access flags IB_UVERBS_ACCESS_FLUSH_*, the device capability bits and
- * rxe's wr.flush WQE fields.  6.1 builds without FLUSH.
+ * RDMA FLUSH (IBTA 1.5) is UAPI since 6.2: the WR and completion opcodes,
+ * the MR access flags, the device capability bits, and the flush member
+ * of rxe's send WR (sw_rxe/rxe_req.c).  We implement FLUSH on every line:
+ * rdma-core (librxe and pyverbs since 45) sends these values whatever
+ * kernel it runs on, so 6.1, whose headers lack the names, gets them here
+ * with 6.2's ABI values; the 6.2+ builds check the values against their
+ * UAPI (include/ordma/ib_verbs.h).  The guard is the version, not
+ * #ifndef: the UAPI's names are enumerators, which the preprocessor
+ * cannot see.
  */
+#define ORDMA_ABI_WR_FLUSH			14
+#define ORDMA_ABI_WC_FLUSH			8
+#define ORDMA_ABI_ACCESS_FLUSH_GLOBAL		(1 << 8)
+#define ORDMA_ABI_ACCESS_FLUSH_PERSISTENT	(1 << 9)
+#define ORDMA_ABI_DEVICE_FLUSH_GLOBAL		(1ULL << 38)
+#define ORDMA_ABI_DEVICE_FLUSH_PERSISTENT	(1ULL << 39)
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define ORDMA_HAVE_FLUSH 1
+#define ORDMA_UAPI_HAS_FLUSH 1
+#else
+#define IB_UVERBS_WR_FLUSH		ORDMA_ABI_WR_FLUSH
+#define IB_UVERBS_WC_FLUSH		ORDMA_ABI_WC_FLUSH
+#define IB_UVERBS_ACCESS_FLUSH_GLOBAL	ORDMA_ABI_ACCESS_FLUSH_GLOBAL
+#define IB_UVERBS_ACCESS_FLUSH_PERSISTENT ORDMA_ABI_ACCESS_FLUSH_PERSISTENT
+#define IB_UVERBS_DEVICE_FLUSH_GLOBAL	ORDMA_ABI_DEVICE_FLUSH_GLOBAL
+#define IB_UVERBS_DEVICE_FLUSH_PERSISTENT ORDMA_ABI_DEVICE_FLUSH_PERSISTENT
 #endif
 
 #endif

@@ -11,8 +11,9 @@
 #   - benchmark figures (printed, not asserted): ib_write_bw 64 KiB and
 #     ib_send_lat 2 B
 # Every check ends with the kernel log check of lib.sh.
-# DATAPATH_ONLY=pingpong[,pyverbs] stops after the pingpongs, or after
-# them and pyverbs (a first look at a new line: test-all.sh's trixie lane).
+# DATAPATH_ONLY=pingpong[,pyverbs][,flush] stops after the pingpongs, or
+# after them and pyverbs (a first look at a new line: test-all.sh's trixie
+# lane) and/or the FLUSH probe.
 # PYVERBS_MODULES=test_qpex,... runs only those modules, one process each.
 set -u
 . /oot-src/tests/guest/lib.sh
@@ -170,8 +171,38 @@ pyverbs_suite()
 	grep ' ok$' "$OUT/pyverbs-results" | cut -d' ' -f1 >"$OUT/pyverbs-ok"
 }
 
+# RDMA FLUSH (IBTA 1.5) on ours, every line (issue 22; in-tree 6.1 rxe has
+# none).  rdma-core 44 has no FLUSH verb, so tests/probes/flush_probe.c
+# writes the WQE into librxe's send ring; with rdma-core 56 pyverbs'
+# test_qpex and our test_ordma_flush run it too (PYVERBS_MODULES).
+flush_checks()
+{
+	[ "$STACK" = ours ] || return 0
+	timeout 120 /oot-src/tests/probes/bin/flush_probe $DEV "$G4" \
+		>"$OUT/flush_probe" 2>&1
+	t_eq "flush: the device offers both placement types" \
+		"caps flush_global=1 flush_persistent=1" grep "^caps " "$OUT/flush_probe"
+	t_eq "flush: memory asking for persistence is refused" \
+		"reg_persistent errno=EINVAL" grep "^reg_persistent " "$OUT/flush_probe"
+	t_eq "flush: a range, the whole MR, after a WRITE: done, IBV_WC_FLUSH" \
+		"$(printf '%s status=success opcode=8\n' range whole_mr after_write)" \
+		grep -E "^(range|whole_mr|after_write) " "$OUT/flush_probe"
+	t_eq "flush: the WRITE before it is in place" \
+		"write_then_flush data=ok" grep "^write_then_flush " "$OUT/flush_probe"
+	t_eq "flush: refused (a message too long, a bad rkey, past the MR, no right, a reserved type)" \
+		"$(printf '%s\n' \
+			"longer_than_a_message status=remote invalid request error" \
+			"bad_rkey status=remote access error" \
+			"range_past_mr status=remote access error" \
+			"mr_without_flush_right status=remote access error" \
+			"reserved_placement_type status=remote invalid request error")" \
+		grep -E "^(longer_than_a_message|bad_rkey|range_past_mr|mr_without_flush_right|reserved_placement_type) " \
+		"$OUT/flush_probe"
+}
+
 if [ -n "${DATAPATH_ONLY:-}" ]; then
 	case ",$DATAPATH_ONLY," in *,pyverbs,*) pyverbs_suite ;; esac
+	case ",$DATAPATH_ONLY," in *,flush,*) flush_checks ;; esac
 	finish
 	exit
 fi
@@ -237,6 +268,7 @@ for g in "$G4:ipv4" "$G6:ipv6"; do
 	t_eq "ud: an inline AV's forged ${g##*:} source is not used" "$spoof_want" \
 		grep "^ud_spoof " "$OUT/ud_spoof_probe-${g##*:}"
 done
+flush_checks
 # A type 2 MW bound through a QP that was destroyed: a new QP that gets
 # the same QPN (after the allocator wraps, ~131000 QPs: about a minute
 # here) must not be reached through it.  Ours only: in-tree rxe holds a

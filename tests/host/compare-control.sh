@@ -23,10 +23,10 @@ declare -A KNOWN=(
 	[sysfs-rxe0]='s/^\(444 ports\/1\/hw_counters\/[a-z_]*\) = [0-9]*$/\1 = N/; /^444 ports\/1\/hw_counters\/\(rcvd_queue_drops\|rcvd_ud_len_err\|cq_overflow_drops\|rcvd_icrc_err\|rcvd_malformed\|rcvd_bad_qp\|rcvd_key_err\|rcvd_addr_mismatch\) = /d; /^link device -> /d'
 	[sysfs-uverbs0]='/^link device -> /d'
 	# Capability bits above 31, which iproute2 and rdma-core 44 print as
-	# UNKNOWN: ours sets ATOMIC_WRITE (bit 40, implemented), 6.1's rxe
-	# sets none, 6.12's sets ATOMIC_WRITE and FLUSH_GLOBAL/PERSISTENT
-	# (38, 39; RDMA FLUSH is not implemented here).  The lower bits are
-	# still compared, decoded, in device_cap_flags.
+	# UNKNOWN: ours sets ATOMIC_WRITE and FLUSH_GLOBAL/PERSISTENT (40,
+	# 38, 39) on both lines, 6.1's rxe sets none, 6.12's the same three
+	# as ours.  The lower bits are still compared, decoded, in
+	# device_cap_flags.
 	[rdma-dev-d]='s/\(, UNKNOWN\)*>$/>/'
 	[ibv_devinfo-v]='/^\tdevice_cap_flags_ex:/d; /^\t*Unknown flags: /d'
 	[ibv_devinfo-v-ipv6]='/^\tdevice_cap_flags_ex:/d; /^\t*Unknown flags: /d'

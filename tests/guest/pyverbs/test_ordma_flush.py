@@ -4,31 +4,39 @@ RDMA FLUSH requests rxe's responder must refuse (issue 22), beside
 rdma-core's own test_qpex flush tests: each answer is the completion
 status the requester sees.  Copied into rdma-core's pyverbs test
 directory and run as a module of it by tests/guest/datapath.sh when
-PYVERBS_MODULES names it (rdma-core >= 56: wr_flush).
+PYVERBS_MODULES names it.  rdma-core 44 (bookworm) has no FLUSH verb:
+there the tests skip, and tests/probes/flush_probe.c posts FLUSH itself.
 """
 import errno
+import unittest
 
 import pyverbs.enums as e
 from pyverbs.pyverbs_error import PyverbsRDMAError
 from tests.base import RDMATestCase
-from tests.test_qpex import QpExRCFlush
 from tests.utils import wc_status_to_str
 import tests.utils as u
+try:
+    from tests.test_qpex import QpExRCFlush
+except ImportError:
+    # Every test_*.py of the directory is imported: an ImportError here
+    # would fail all the modules run beside this one.
+    QpExRCFlush = None
 
 
-class FlushMrWithoutFlushRight(QpExRCFlush):
+class FlushMrWithoutFlushRight(QpExRCFlush or object):
     """The server's MR allows remote writes, no flush."""
     def create_mr(self):
         self.mr = u.create_custom_mr(self, e.IBV_ACCESS_REMOTE_WRITE)
 
 
-class FlushPersistentMr(QpExRCFlush):
+class FlushPersistentMr(QpExRCFlush or object):
     """An MR asking for persistence: rxe has no persistent memory."""
     def create_mr(self):
         self.mr = u.create_custom_mr(self, e.IBV_ACCESS_FLUSH_PERSISTENT |
                                      e.IBV_ACCESS_REMOTE_WRITE)
 
 
+@unittest.skipIf(QpExRCFlush is None, 'this rdma-core has no FLUSH verb')
 class OrdmaFlushTestCase(RDMATestCase):
     def flush_status(self):
         u.send(self.client, None, e.IBV_WR_FLUSH, new_send=True)

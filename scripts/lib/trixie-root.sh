@@ -32,13 +32,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(target_root 6.12-trixie)
 # Building our modules.
 build_pkgs="gcc-14 make sparse dkms linux-headers-amd64"
-# The guest suites (tests/guest/lib.sh, foundation.sh, datapath.sh and the
-# guest's init and run-job.sh): rdma-core's tools and pyverbs, perftest,
-# the network, module and process tools, python3 and the uapi headers
-# (linux-libc-dev) for the probes.
+# The guest suites (tests/guest/lib.sh, foundation.sh, datapath.sh, the
+# wire lanes and the guest's init and run-job.sh): rdma-core's tools and
+# pyverbs, perftest, qperf and libfabric (the CM suite), dumpcap (the wire
+# lanes' captures, in tshark's wireshark-common), the network, module and
+# process tools, python3 and the uapi headers (linux-libc-dev) for the
+# probes.
 guest_pkgs="rdma-core ibverbs-providers ibverbs-utils rdmacm-utils
 python3-pyverbs infiniband-diags perftest iproute2 kmod procps python3 bc
-iputils-ping ethtool util-linux nvme-cli fio tcpdump gzip linux-libc-dev"
+iputils-ping ethtool util-linux nvme-cli fio tcpdump gzip linux-libc-dev
+qperf libfabric-bin tshark"
 pkgs="$build_pkgs $guest_pkgs"
 
 host_mirror()

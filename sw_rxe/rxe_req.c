@@ -32,8 +32,9 @@
 /*
  * A FLUSH WR's fields, the flush member of the send WR's union since
  * 6.2's UAPI.  6.1's header lacks the member, but librxe writes it there
- * whatever the kernel (compat.h), so 6.1 reads the same bytes through
- * this ABI layout; the 6.2+ builds check it against the member.
+ * whatever the kernel (compat.h), so every line reads the same bytes
+ * through this ABI layout (one path, which 6.12's lanes test for 6.1
+ * too); the 6.2+ builds check it against the member.
  */
 struct rxe_flush_wr_abi {
 	__aligned_u64 remote_addr;
@@ -58,12 +59,10 @@ static_assert(IB_FLUSH_GLOBAL == RXE_FETH_PLT_GLOBAL &&
 	      IB_FLUSH_PERSISTENT == RXE_FETH_PLT_PERSISTENT &&
 	      IB_FLUSH_RANGE == RXE_FETH_SEL_RANGE &&
 	      IB_FLUSH_MR == RXE_FETH_SEL_MR);
-#define rxe_wr_flush(swr)	(&(swr)->wr.flush)
-#else
+#endif
 static_assert(sizeof(struct rxe_flush_wr_abi) <=
 	      sizeof_field(struct rxe_send_wr, wr));
 #define rxe_wr_flush(swr)	((struct rxe_flush_wr_abi *)&(swr)->wr)
-#endif
 
 static u32 rxe_sq_next(const struct rxe_qp *qp, u32 index)
 {
@@ -375,7 +374,7 @@ static void req_build_hdrs(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 {
 	struct rxe_pkt_info *pkt = rxe_skb_pkt(skb);
 	const struct rxe_send_wr *wr = &wqe->wr;
-	const typeof(*rxe_wr_flush(wr)) *flush = rxe_wr_flush(wr);
+	const struct rxe_flush_wr_abi *flush = rxe_wr_flush(wr);
 	struct rxe_dma_info *dma = &wqe->dma;
 	bool ud = rxe_qp_transport(qp) == RXE_TRANSPORT_UD;
 	struct rxe_bth_fields bth = {

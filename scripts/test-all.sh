@@ -19,6 +19,15 @@ missing=$(grep -o 'tests/[a-z]*/[A-Za-z0-9_./-]*\.\(sh\|py\)' "$0" | sort -u |
 [ -z "$missing" ] || { echo "test-all: named but missing:" $missing >&2; exit 2; }
 [ "${1:-}" != --check-names ] || exit 0
 
+# The suite boots bookworm's kernels and trixie's: a Debian 12 host has the
+# one and builds the other in a root; a Debian 13 host cannot get the first.
+if [ "$(host_distro)" != bookworm ]; then
+	echo "test-all: the test suite runs on a Debian 12 host; on Debian 13," \
+		"scripts/install-deps.sh, make, make check and make deb build for" \
+		"its own kernel (README)" >&2
+	exit 2
+fi
+
 t0=$(date +%s)
 scripts/install-deps.sh
 declare -A kabi=() modules=()
@@ -222,13 +231,13 @@ fuzz()
 # stock both ways, is tests/host/cm_wire.sh).  Stock's checks come from the reference recorded
 # for this ABI (scripts/record-stock-refs.sh --suite cm) while it was made
 # by the same cm.sh, cm_robust.sh and lib.sh; otherwise stock runs live.
-cm_lanes() # ABI
+cm_lanes() # LOG_SUFFIX ABI
 {
-	local ref=tests/ref/$1/cm-stock stocklog=build/test-logs/cm-stock stacks="stock ours" stack
+	local sfx=$1 ref=tests/ref/$2/cm-stock stocklog=build/test-logs/cm-stock$1 stacks="stock ours" stack
 	if [ -s "$ref/cm/results.tsv" ] &&
 	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash cm)" ]; then
 		stacks=ours stocklog=$ref
-		echo "== stock CM suite on $1: the recorded reference $ref"
+		echo "== stock CM suite on $2: the recorded reference $ref"
 		sed "s/^/#   /" "$ref/README"
 	fi
 	# Two vCPUs, as the stock reference was recorded: qperf's server child
@@ -236,12 +245,12 @@ cm_lanes() # ABI
 	# one vCPU rc_lat's connection after rc_bw's crashed child was
 	# rejected (twice on ours, at 8056d2e and 9a09917; never on two).
 	for stack in $stacks; do
-		rm -rf "build/test-logs/cm-$stack"
-		suite "vm-cm-$stack" scripts/vm-run.sh --stack "$stack" \
-			--name cm --smp 2 --timeout 2400 --out "build/test-logs/cm-$stack" -- \
+		rm -rf "build/test-logs/cm-$stack$sfx"
+		suite "vm-cm-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
+			--name cm --smp 2 --timeout 2400 --out "build/test-logs/cm-$stack$sfx" -- \
 			tests/guest/cm.sh
 	done
-	suite compare-cm tests/host/compare-cm.sh "$stocklog" build/test-logs/cm-ours
+	suite "compare-cm$sfx" tests/host/compare-cm.sh "$stocklog" "build/test-logs/cm-ours$sfx"
 }
 # Module loading and DKMS's (on 6.12 compressed) modules.
 foundation() # STACKS...
@@ -280,7 +289,8 @@ wire() # SCRIPT PAIR [OPTION...]
 # differ: module loading and dkms 3.2's compressed modules (foundation), what
 # rdma-core 56's tools see (control, compared with stock trixie), the data
 # path with stock trixie as reference (ATOMIC WRITE, FLUSH, pyverbs 56),
-# the Debian package with trixie's dkms 3.2, and the wire against 6.12's
+# the CM suite on librdmacm 56, libfabric 2.1 and trixie's qperf (against
+# stock trixie's recorded reference), the Debian package with trixie's dkms 3.2, and the wire against 6.12's
 # rxe both ways (ours with ours is the same code on every kernel: 6.1 runs
 # it).  Bookworm's 6.12 is the same upstream kernel as trixie's, built by
 # gcc-12: its build gate, its DKMS build and foundation (our modules as
@@ -300,7 +310,8 @@ wire() # SCRIPT PAIR [OPTION...]
 trixie=6.12-trixie
 lane 1 6.1 datapath datapath_lanes "" "${kabi[6.1]}"
 lane 1 $trixie datapath-$trixie datapath_lanes "-$trixie" "${kabi[$trixie]}"
-lane 1 6.1 cm cm_lanes "${kabi[6.1]}"
+lane 1 6.1 cm cm_lanes "" "${kabi[6.1]}"
+lane 1 $trixie cm-$trixie cm_lanes "-$trixie" "${kabi[$trixie]}"
 lane 1 6.1 control control_lanes ""
 lane 1 6.1 package suite package-6.1 tests/host/package.sh 6.1
 lane 1 $trixie package-$trixie suite "package-$trixie" tests/host/package.sh $trixie

@@ -7,13 +7,15 @@
 #
 #   scripts/demo.sh [--kernel 6.1|6.12|6.12-trixie] [--distro bookworm|trixie]
 #
-# Default 6.1; --distro trixie is Debian 13 (its kernel 6.12 and root:
-# scripts/lib/trixie-root.sh), --distro bookworm its default line, 6.1.
+# Default 6.1 (on a Debian 13 host, trixie's 6.12); --distro trixie is
+# Debian 13 (its kernel 6.12 and root: scripts/lib/trixie-root.sh),
+# --distro bookworm its default line, 6.1.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+. scripts/lib/target.sh
 
-line=${OOT_KERNEL:-6.1}
+line=${OOT_KERNEL:-$(target_default_line)}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) line=$2; shift 2 ;;

@@ -30,14 +30,14 @@ done
 kabi=$(target_kabi)
 kver=$(target_kver "$kabi")
 ver=$(kernel_source_dir= && . "$top/dkms.conf" && echo "$PACKAGE_VERSION")
-distro=$(target_distro "${OOT_KERNEL:-6.1}")
+distro=$(target_distro "${OOT_KERNEL:-$(target_default_line)}")
 base=$top/build/dkms
 [ "$distro" = bookworm ] || base=$top/build/dkms-$distro
 # dkms of the line's release: the host's for bookworm, else in its root
 # (which sees build/ at the same path).
 run_dkms()
 {
-	target_run "${OOT_KERNEL:-6.1}" "$top" dkms "$@"
+	target_run "${OOT_KERNEL:-$(target_default_line)}" "$top" dkms "$@"
 }
 mktarball()
 {

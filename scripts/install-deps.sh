@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the build, the VM rig and the tests need on a fresh
-# Debian 12 machine.  Idempotent: running it again only re-checks.
+# Debian 12 machine.  Idempotent: running it again only re-checks.  On a
+# Debian 13 machine the same for trixie's own kernel line (the host is
+# then its build environment: make, make check and make deb).
 #
 # For each kernel line the suite covers (scripts/lib/target.sh: Debian
 # 12's 6.1 and its 6.12, Debian 13's 6.12), the ABI is resolved from that
@@ -29,8 +31,9 @@ lines=$(target_kernels)
 [ -z "${OOT_KERNEL:-}" ] || lines=$OOT_KERNEL
 kabis=()
 for line in $lines; do
-	# trixie's lines are built in their root, from its packages (below).
-	[ "$(target_distro "$line")" = bookworm ] || continue
+	# Another release's lines are built in its root, from its packages
+	# (below): trixie's on a Debian 12 host.
+	[ "$(target_root "$line")" = / ] || continue
 	kabis+=("$(OOT_KERNEL=$line target_kabi)")
 done
 echo "install-deps: target kernel ABIs ${kabis[*]}"
@@ -79,7 +82,7 @@ done
 # is trixie's (all of them by default; OOT_KERNEL=6.1 skips it).
 want_trixie=${OOT_TRIXIE:-0}
 for line in $lines; do
-	[ "$(target_distro "$line")" = bookworm ] || want_trixie=1
+	[ "$(target_root "$line")" = / ] || want_trixie=1
 done
 if [ "$want_trixie" = 1 ]; then
 	echo "install-deps: trixie root in $("$here/lib/trixie-root.sh")"

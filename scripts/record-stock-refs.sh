@@ -65,7 +65,7 @@ cm)
 esac
 {
 	echo "kernel $(target_kver "$kabi"), stock in-tree modules"
-	echo "rdma-core $(dpkg-query --admindir="$(target_root "${OOT_KERNEL:-6.1}")/var/lib/dpkg" -W -f='${Version}' rdma-core)"
+	echo "rdma-core $(dpkg-query --admindir="$(target_root "${OOT_KERNEL:-$(target_default_line)}")/var/lib/dpkg" -W -f='${Version}' rdma-core)"
 	echo "recorded $(date -u +%Y-%m-%d) by scripts/record-stock-refs.sh --suite $suite"
 	grep -E "$summary" "$run.log"
 } >"$ref/README"

@@ -81,7 +81,7 @@ imgdir=$(target_image_dir "$kabi")
 }
 # The guest's root: the host's for bookworm, the cached root for trixie
 # (whose .complete lists the packages installed in it).
-guestroot=$(target_root "${OOT_KERNEL:-6.1}")
+guestroot=$(target_root "${OOT_KERNEL:-$(target_default_line)}")
 [ "$guestroot" = / ] || [ -s "$guestroot/.complete" ] || {
 	echo "vm-run: $guestroot lacks the suites' packages; run OOT_TRIXIE=1 scripts/install-deps.sh" >&2
 	exit 2

@@ -6,15 +6,39 @@
 # 6.12 built with its gcc-14, whose headers, compiler and dkms live in a
 # debootstrapped root (scripts/lib/trixie-root.sh), never on the host; its
 # guests boot on that root (rdma-core 56).  OOT_KERNEL picks the
-# line (6.1 unless set); the ABI of that line (e.g. 6.1.0-56,
+# line (6.1 unless set; on a trixie host its own); the ABI of that line (e.g. 6.1.0-56,
 # 6.12.117+deb12, 6.12.117+deb13) is the one its headers metapackage names
 # (for trixie: the one installed in the root), so headers and image always
 # come from the same Debian upload.  KABI overrides the ABI outright.
 
 OOT_CACHE=${OOT_CACHE:-/var/cache/oot-rdma}
 
-# The kernel lines the test suite covers, in the order it runs them.
-target_kernels() { echo "6.1 6.12 6.12-trixie"; }
+# The Debian release this machine runs: bookworm (Debian 12, where the
+# whole suite runs) or trixie (Debian 13, where install-deps.sh, make, make
+# check and make deb build for trixie's own kernel line).
+host_distro()
+{
+	local codename
+	codename=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") )
+	case "$codename" in
+	trixie) echo trixie ;;
+	*) echo bookworm ;;
+	esac
+}
+
+# The kernel lines the test suite covers, in the order it runs them; on a
+# trixie host only its own line (bookworm's headers are not in trixie's
+# archive).
+target_kernels()
+{
+	case "$(host_distro)" in
+	trixie) echo 6.12-trixie ;;
+	*) echo "6.1 6.12 6.12-trixie" ;;
+	esac
+}
+
+# The line a command builds for when OOT_KERNEL does not say: the first.
+target_default_line() { local l; l=$(target_kernels); echo "${l%% *}"; }
 
 # The Debian release a kernel line belongs to, and where that release's
 # build environment is: / for bookworm (the host), the cached root for
@@ -29,10 +53,16 @@ target_distro()
 
 target_root()
 {
-	case "$(target_distro "$1")" in
-	trixie) echo "$OOT_CACHE/trixie-root" ;;
-	*) echo / ;;
-	esac
+	local distro
+	distro=$(target_distro "$1")
+	if [ "$distro" = "$(host_distro)" ]; then
+		echo /
+	elif [ "$distro" = trixie ]; then
+		echo "$OOT_CACHE/trixie-root"
+	else
+		echo "target.sh: line $1 is built on a Debian 12 host only" >&2
+		return 1
+	fi
 }
 
 # The headers metapackage of a kernel line.
@@ -55,9 +85,9 @@ target_kabi()
 		echo "$KABI"
 		return
 	fi
-	local line=${OOT_KERNEL:-6.1} meta dep root
+	local line=${OOT_KERNEL:-$(target_default_line)} meta dep root
 	meta=$(target_meta "$line") || return 1
-	root=$(target_root "$line")
+	root=$(target_root "$line") || return 1
 	if [ "$root" != / ]; then
 		# The metapackage installed in the root names the ABI.
 		dep=$(dpkg-query --admindir="$root/var/lib/dpkg" -W \

@@ -7,6 +7,7 @@
 #include <ordma/pure.h>
 #include "rxe_hdr.h"
 #include "rxe_icrc.h"
+#include "rxe_opcode.h"
 
 /* The variant fields all lie within these first bytes of each header. */
 #define IPV4_VARIANT_BYTES	12	/* up to the header checksum */
@@ -88,5 +89,38 @@ bool rxe_icrc_valid(const u8 *ip_hdr, size_t ip_len, bool ipv6,
 		return false;
 	len = rest_len - RXE_ICRC_BYTES;
 	return rxe_icrc_compute(ip_hdr, ip_len, ipv6, rest, len, crc_fn) ==
+	       rxe_icrc_get(rest + len);
+}
+
+/* BTH, FETH and RETH: all an RC FLUSH carries. */
+#define FLUSH_HDR_BYTES	(RXE_BTH_BYTES + RXE_FETH_BYTES + RXE_RETH_BYTES)
+
+u32 rxe_icrc_intree_flush(const u8 *ip_hdr, size_t ip_len, bool ipv6,
+			  const u8 *rest, size_t rest_len, rxe_crc32_fn crc_fn)
+{
+	const u8 *bth = rest + RXE_UDP_HDR_BYTES;
+	u32 crc;
+
+	if (rest_len != RXE_UDP_HDR_BYTES + FLUSH_HDR_BYTES)
+		return 0;
+	crc = rxe_icrc_begin(ip_hdr, ip_len, ipv6, rest, crc_fn);
+	crc = rxe_icrc_update(crc, bth + RXE_BTH_BYTES,
+			      FLUSH_HDR_BYTES - RXE_BTH_BYTES, crc_fn);
+	/* again, unmasked: the in-tree driver's "payload" of a FLUSH */
+	crc = rxe_icrc_update(crc, bth, FLUSH_HDR_BYTES, crc_fn);
+	return rxe_icrc_final(crc);
+}
+
+bool rxe_icrc_valid_intree_flush(const u8 *ip_hdr, size_t ip_len, bool ipv6,
+				 const u8 *rest, size_t rest_len,
+				 rxe_crc32_fn crc_fn)
+{
+	size_t len;
+
+	if (rest_len != RXE_UDP_HDR_BYTES + FLUSH_HDR_BYTES + RXE_ICRC_BYTES ||
+	    rest[RXE_UDP_HDR_BYTES] != RXE_OPCODE_RC_FLUSH)
+		return false;
+	len = rest_len - RXE_ICRC_BYTES;
+	return rxe_icrc_intree_flush(ip_hdr, ip_len, ipv6, rest, len, crc_fn) ==
 	       rxe_icrc_get(rest + len);
 }

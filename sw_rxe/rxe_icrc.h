@@ -77,4 +77,21 @@ static inline u32 rxe_icrc_get(const u8 *p)
 bool rxe_icrc_valid(const u8 *ip_hdr, size_t ip_len, bool ipv6,
 		    const u8 *rest, size_t rest_len, rxe_crc32_fn crc_fn);
 
+/*
+ * The in-tree rxe (6.2 and later; 6.12 still) seals an RC FLUSH with a
+ * CRC that covers its 32 bytes of transport headers twice: masked, as
+ * every packet's, then once more as they lie, as if they were its payload
+ * (its opcode table gives FLUSH no payload offset, so the payload starts
+ * at the BTH).  Its responder checks FLUSH the same way and drops an IBTA
+ * ICRC unanswered.  rxe_icrc_intree_flush() gives that value for a FLUSH
+ * without pad (@rest: UDP header, BTH, FETH, RETH; 0 for another length);
+ * rxe_icrc_valid_intree_flush() is rxe_icrc_valid() for it, false for
+ * anything but a whole RC FLUSH.
+ */
+u32 rxe_icrc_intree_flush(const u8 *ip_hdr, size_t ip_len, bool ipv6,
+			  const u8 *rest, size_t rest_len, rxe_crc32_fn crc_fn);
+bool rxe_icrc_valid_intree_flush(const u8 *ip_hdr, size_t ip_len, bool ipv6,
+				 const u8 *rest, size_t rest_len,
+				 rxe_crc32_fn crc_fn);
+
 #endif /* RXE_ICRC_H */

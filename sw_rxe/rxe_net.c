@@ -333,16 +333,28 @@ static void rxe_push_udp(struct sk_buff *skb, u16 src_port)
 	uh->check = 0;
 }
 
-/* The ICRC over IP header .. pad, into the last four bytes. */
-static void rxe_put_icrc(struct sk_buff *skb)
+/*
+ * The ICRC over IP header .. pad, into the last four bytes; for an RC
+ * FLUSH of a QP that found its peer to be the in-tree rxe, in that
+ * driver's form (rxe_icrc.h, req_flush_retry()).
+ */
+static void rxe_put_icrc(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	u8 *icrc = skb_tail_pointer(skb) - RXE_ICRC_BYTES;
 	u8 *udp = skb_transport_header(skb);
+	bool ipv6 = skb->protocol == htons(ETH_P_IPV6);
 
-	rxe_icrc_put(icrc, rxe_icrc_compute(skb_network_header(skb),
-					    skb_network_header_len(skb),
-					    skb->protocol == htons(ETH_P_IPV6),
-					    udp, icrc - udp, rxe_crc32));
+	if (unlikely(rxe_skb_pkt(skb)->opcode == RXE_OPCODE_RC_FLUSH &&
+		     READ_ONCE(qp->req.flush_icrc_intree)))
+		rxe_icrc_put(icrc, rxe_icrc_intree_flush(skb_network_header(skb),
+							 skb_network_header_len(skb),
+							 ipv6, udp, icrc - udp,
+							 rxe_crc32));
+	else
+		rxe_icrc_put(icrc, rxe_icrc_compute(skb_network_header(skb),
+						    skb_network_header_len(skb),
+						    ipv6, udp, icrc - udp,
+						    rxe_crc32));
 }
 
 /*
@@ -564,7 +576,7 @@ int rxe_pkt_xmit(struct rxe_qp *qp, const struct rxe_av *av,
 			err = -ENOMEM;
 			goto drop;
 		}
-		rxe_put_icrc(skb);
+		rxe_put_icrc(qp, skb);
 		/*
 		 * Plain IPv6 forbids a zero UDP checksum; the ICRC does not
 		 * cover it.  Offloaded (CHECKSUM_PARTIAL) where the device

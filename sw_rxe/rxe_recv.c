@@ -154,13 +154,23 @@ static enum rxe_rcv_verdict rxe_rcv_check_pkt(struct sk_buff *skb,
 		     (skb->protocol != htons(ETH_P_IP) && !rxe_rcv_ipv6(skb))))
 		return RXE_RCV_BAD_LENGTH;
 
+	/*
+	 * An RC FLUSH may also carry the in-tree rxe's form of the ICRC
+	 * (rxe_icrc.h): taken, so that its FLUSHes reach our responder.
+	 */
 	if (!from_self &&
 	    unlikely(!rxe_icrc_valid(skb_network_header(skb),
 				     skb_network_header_len(skb),
 				     rxe_rcv_ipv6(skb),
 				     skb_transport_header(skb),
 				     RXE_UDP_HDR_BYTES + skb->len,
-				     rxe_crc32)))
+				     rxe_crc32) &&
+		     !rxe_icrc_valid_intree_flush(skb_network_header(skb),
+						  skb_network_header_len(skb),
+						  rxe_rcv_ipv6(skb),
+						  skb_transport_header(skb),
+						  RXE_UDP_HDR_BYTES + skb->len,
+						  rxe_crc32)))
 		return RXE_RCV_BAD_ICRC;
 
 	if (unlikely(rxe_bth_tver(bth) != RXE_TVER))

@@ -307,6 +307,25 @@ static void req_restart(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	}
 }
 
+/*
+ * A retry that starts with a FLUSH: the in-tree rxe drops a FLUSH sealed
+ * with the IBTA's ICRC unanswered, and an IBTA peer one with the in-tree
+ * form (rxe_icrc.h), so the FLUSH is sent again in the other form.  The
+ * form that was answered stays the QP's for its later FLUSHes; towards an
+ * IBTA peer it changes only after a loss, and back at the next retry.
+ */
+static void req_flush_retry(struct rxe_qp *qp)
+{
+	struct rxe_req_info *req = &qp->req;
+	struct rxe_send_wqe *wqe;
+
+	if (req->cur_index == req->wqe_index)
+		return;
+	wqe = rxe_sq_wqe(qp, req->cur_index);
+	if ((wqe->mask & RXE_WQE_FLUSH) && wqe->state != RXE_WQE_DONE)
+		WRITE_ONCE(req->flush_icrc_intree, !req->flush_icrc_intree);
+}
+
 /* Go back to the oldest WQE not completed, and to comp.psn. */
 static void req_rewind(struct rxe_qp *qp)
 {
@@ -652,6 +671,7 @@ static int req_step(struct rxe_qp *qp)
 	if (req->need_retry) {
 		req->need_retry = false;
 		req_rewind(qp);
+		req_flush_retry(qp);
 	} else if (req_is_rc(qp) &&
 		   rxe_psn_cmp(qp->comp.psn, req->psn) > 0) {
 		/*
@@ -800,6 +820,7 @@ void rxe_req_reset(struct rxe_qp *qp)
 	req->rd_out = 0;
 	req->noack_pkts = 0;
 	req->need_retry = false;
+	req->flush_icrc_intree = false;	/* the next peer may be another */
 	req->wait_rnr_timer = false;
 	req->blocked = false;
 	req->events = 0;

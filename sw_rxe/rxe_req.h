@@ -79,6 +79,8 @@ struct rxe_req_info {
 	u32 rd_out;		/* reads/atomics started, not completed */
 	u32 noack_pkts;		/* packets since the last ACK request */
 	bool need_retry;	/* send again from comp.psn */
+	/* RC FLUSH goes out with the in-tree rxe's ICRC (req_flush_retry()) */
+	bool flush_icrc_intree;
 	bool wait_rnr_timer;	/* RNR NAKed: nothing is sent until it fires */
 	/* waits for the completer (fence, credits, PSN window) */
 	bool blocked;

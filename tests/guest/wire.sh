@@ -114,6 +114,15 @@ done
 add ib_atomic_bw-cas-ipv4 "ib_atomic_bw $pt4 -n 100 -A CMP_AND_SWAP" same
 add ib_atomic_bw-fadd-ipv4 "ib_atomic_bw $pt4 -n 100 -A FETCH_AND_ADD" same
 add ib_send_lat-2B-ipv4 "ib_send_lat $pt4 -s 2 -n 100" same
+# RDMA FLUSH (tests/probes/flush_wire.c: WRITE, FLUSH of a range and of the
+# MR, the data checked at the responder, a FLUSH NAKed for its rkey) where
+# both stacks have it: from 6.2 (6.1's in-tree rxe has none; ours has it
+# on every line).  Both guests boot the same kernel, so both lists agree.
+if [ "$(printf '6.2\n%s\n' "$(uname -r)" | sort -V | head -n 1)" = 6.2 ]; then
+	fw=/oot-src/tests/probes/bin/flush_wire
+	add flush-ipv4 "$fw -d $DEV -g \$G4" same
+	add flush-ipv6 "$fw -d $DEV -g \$G6" same
+fi
 add ib_send_lat-4KiB-ipv4 "ib_send_lat $pt4 -s 4096 -n 100" same
 add rc_pingpong-ipv6 "ibv_rc_pingpong $pp6 -n 100 -c" same
 add ud_pingpong-1KiB-ipv6 "ibv_ud_pingpong $pp6 -n 100 -s 1024 -c" same

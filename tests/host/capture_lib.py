@@ -4,7 +4,9 @@
 tshark over a RoCEv2 capture and its expert errors, the guests' address
 labels, the capturing guest's tests.tsv and which test a frame belongs to,
 and the "ok - ..." result lines with their "NAME: N passed, N failed"."""
+import functools
 import ipaddress
+import os
 import subprocess
 
 ROCE_PORT = 4791
@@ -13,18 +15,35 @@ SLACK = 1.0  # s after a test's end: the last ACKs, a late retransmission
 ERROR = 0x800000  # tshark's expert severity "error"
 
 
+def tshark_cmd():
+    """tshark, or the tshark of the root OOT_TSHARK_ROOT names (the target
+    distribution's: trixie's 4.4 decodes RDMA FLUSH, bookworm's 4.0 does
+    not), which reads the capture from its standard input."""
+    root = os.environ.get("OOT_TSHARK_ROOT")
+    return ["chroot", root, "tshark"] if root else ["tshark"]
+
+
+@functools.lru_cache(maxsize=None)
+def tshark_knows(field):
+    """Whether this tshark has the display field FIELD."""
+    out = subprocess.run(tshark_cmd() + ["-G", "fields"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=False)
+    return any(line.split("\t")[2:3] == [field] for line in out.stdout.splitlines())
+
+
 def tshark_fields(path, fields, args=()):
     """Runs tshark over PATH, UDP 4791 decoded as InfiniBand (RoCEv2), with
     ARGS; returns its completed process and one list of FIELDS per frame
     (a field seen several times in a frame joined by 0x1f)."""
-    cmd = ["tshark", "-r", path, "-n",
-           "-d", f"udp.port=={ROCE_PORT},infiniband", *args,
-           "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
-           "-E", "aggregator=\x1f"]
+    cmd = tshark_cmd() + ["-r", "-", "-n",
+                          "-d", f"udp.port=={ROCE_PORT},infiniband", *args,
+                          "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
+                          "-E", "aggregator=\x1f"]
     for f in fields:
         cmd += ["-e", f]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, check=False)
+    with open(path, "rb") as capture:
+        out = subprocess.run(cmd, stdin=capture, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, check=False)
     rows = []
     for line in out.stdout.splitlines():
         c = line.split("\t")

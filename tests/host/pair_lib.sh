@@ -9,6 +9,7 @@
 #   out        build/test-logs/LANE-PAIR (-LINE for kernels other than
 #              6.1), emptied
 # and exits 2 on a pair that is not two of ours|stock.
+. scripts/lib/target.sh
 pair_setup()
 {
 	local lane=$1 s
@@ -35,11 +36,15 @@ pair_setup()
 }
 
 # wire_check TAG PCAP [--tests TSV]: every frame of the capture dissected
-# and ICRC-checked (tests/host/wire-check.py), per direction between a and b
+# and ICRC-checked (tests/host/wire-check.py), per direction between a and b;
+# by the tshark of the guests' distribution (trixie's 4.4 decodes RDMA
+# FLUSH, which bookworm's 4.0 calls an unknown opcode)
 wire_check()
 {
-	local tag=$1 pcap=$2
+	local tag=$1 pcap=$2 root
 	shift 2
+	root=$(target_root "${OOT_KERNEL:-6.1}")
+	[ "$root" = / ] || export OOT_TSHARK_ROOT=$root
 	tests/host/wire-check.py --tag "$tag" --ours "$ours" \
 		--guest "a($a)=$a_addrs" --guest "b($b)=$b_addrs" "$@" "$pcap"
 }

@@ -22,7 +22,11 @@ The capture (classic pcap, Ethernet) is decoded twice:
     UDP header with its checksum set to ones, the BTH with its resv8a byte
     set to ones, then the rest of the packet up to the ICRC, which follows
     it little-endian.  tshark's infiniband.invariant.crc must be the same
-    four bytes.
+    four bytes.  An RC FLUSH may carry the in-tree rxe's own form instead
+    (its headers covered twice, sw_rxe/rxe_icrc.h): counted apart;
+  * RC FLUSH (where tshark knows FETH, 4.4 of trixie): FETH dissected, its
+    placement type and selectivity level valid as the kernel lays them out
+    (flush_feth()); a test named flush-* must hold FLUSH requests.
 
 --ours: source addresses (IPv4 or IPv6) of the guest(s) running our stack;
 their packets are counted apart.  --guest names each guest's addresses, for
@@ -41,9 +45,16 @@ import sys
 import zlib
 
 from capture_lib import (BETWEEN, ROCE_PORT, Results, expert_errors,
-                         guest_labels, read_tests, test_at, tshark_fields)
+                         guest_labels, read_tests, test_at, tshark_fields,
+                         tshark_knows)
 
 ZERO_UDP6 = "Illegal checksum value (0)"
+# RDMA FLUSH (IBTA 1.5): the RC opcode, and the FETH's placement types
+# (bit 0 global visibility, bit 1 persistence) and selectivity levels
+# (0 a range, 1 the whole memory region) a request may carry
+RC_FLUSH = 28
+FLUSH_PLACEMENT = {1, 2, 3}
+FLUSH_SELECTIVITY = {0, 1}
 
 
 def read_pcap(path):
@@ -119,6 +130,37 @@ def roce_icrc(frame):
     return src, fam, frame[end - 4:end], struct.pack("<I", crc)
 
 
+def transport_headers(frame):
+    """The bytes from the BTH to the ICRC of an untagged RoCEv2 frame."""
+    ipv6 = struct.unpack("!H", frame[12:14])[0] == 0x86DD
+    return frame[14 + (40 if ipv6 else (frame[14] & 0x0F) * 4) + 8:-4]
+
+
+def flush_feth(frame):
+    """(placement type, selectivity level) of an RC FLUSH frame's FETH as
+    the kernel lays it out (both rxe: bits 3:0 and 5:4; tshark 4.4 reads
+    bits 2:0 and 4:3), or None for another frame."""
+    hdrs = transport_headers(frame)
+    if len(hdrs) < 16 or hdrs[0] != RC_FLUSH:
+        return None
+    word = struct.unpack("!I", hdrs[12:16])[0]
+    return word & 0x0F, (word >> 4) & 0x03
+
+
+def intree_flush_icrc(frame):
+    """The in-tree rxe's ICRC of an RC FLUSH frame (sw_rxe/rxe_icrc.h: its
+    BTH, FETH and RETH covered twice, masked then as they lie), or None
+    for any other frame."""
+    r = roce_icrc(frame)
+    if r is None:
+        return None
+    hdrs = transport_headers(frame)
+    if len(hdrs) != 32 or hdrs[0] != RC_FLUSH:
+        return None
+    # the IBTA CRC, continued over the headers once more
+    return struct.pack("<I", zlib.crc32(hdrs, struct.unpack("<I", r[3])[0]))
+
+
 def selftest(frame):
     """The checker itself, on one good frame: fields the ICRC masks may
     change (as routers change them), any other byte may not.  -> errors."""
@@ -174,11 +216,15 @@ PAYLOAD_HEURISTICS = ["smcr_infiniband", "smb_direct_infiniband",
 
 
 def tshark_frames(path):
-    """frame number -> {opcode, icrc field, malformed, expert errors}."""
+    """frame number -> {opcode, icrc field, malformed, expert errors,
+    FLUSH's placement type and selectivity level when tshark knows FETH}."""
     fields = ["frame.number", "infiniband.bth.opcode",
               "infiniband.invariant.crc", "_ws.malformed",
               "_ws.expert.severity", "_ws.expert.message",
               "ip.checksum.status", "udp.checksum.status"]
+    feth = tshark_knows("infiniband.feth.plt")
+    if feth:
+        fields += ["infiniband.feth.plt", "infiniband.feth.sel"]
     heur = list(PAYLOAD_HEURISTICS)
     while True:
         args = ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"]
@@ -199,14 +245,16 @@ def tshark_frames(path):
         res[int(c[0])] = {"opcode": c[1], "icrc": c[2],
                           "malformed": bool(c[3]), "errors": errors,
                           "ipcsum": c[6].split("\x1f")[0],
-                          "udpcsum": c[7].split("\x1f")[0]}
+                          "udpcsum": c[7].split("\x1f")[0],
+                          "feth": tuple(c[8:10]) if feth else None}
     return res
 
 
 def new_stats():
     return {"pkts": 0, "ours": 0, "ib": 0, "malformed": 0, "experr": 0,
             "zero_udp6": 0, "icrc_bad": 0, "icrc_bad_ours": 0, "mismatch": 0,
-            "truncated": 0, "fuzz": 0, "why": []}
+            "truncated": 0, "fuzz": 0, "flush": 0, "flush_intree": 0,
+            "feth": set(), "why": []}
 
 
 def note(st, msg):
@@ -319,12 +367,28 @@ def main():
             u = {"0": "bad", "1": "computed", "3": "zero", "4": "zero"}.get(x["udpcsum"], "unverified")
             b[2].setdefault(f"{fam} UDP checksum {u}", 0)
             b[2][f"{fam} UDP checksum {u}"] += 1
-        if got != want:
+        if got != want and got == intree_flush_icrc(frame):
+            st["flush_intree"] += 1
+            b[2].setdefault("FLUSH with the in-tree rxe's ICRC", 0)
+            b[2]["FLUSH with the in-tree rxe's ICRC"] += 1
+        elif got != want:
             st["icrc_bad"] += 1
             d["icrc_bad"] += 1
             st["icrc_bad_ours"] += mine
             b[1] += 1
             note(st, f"frame {num} from {src}: ICRC {got.hex()}, computed {want.hex()}")
+        if x and x["opcode"] == str(RC_FLUSH):
+            st["flush"] += 1
+            plt, sel = flush_feth(frame) or (None, None)
+            if not x["feth"] or not x["feth"][0]:
+                note(st, f"frame {num}: FLUSH without its FETH decoded"
+                     + ("" if x["feth"] else " (this tshark has no FETH)"))
+                st["malformed"] += 1
+            elif plt not in FLUSH_PLACEMENT or sel not in FLUSH_SELECTIVITY:
+                note(st, f"frame {num}: FLUSH placement {plt}, selectivity {sel}")
+                st["malformed"] += 1
+            else:
+                st["feth"].add(f"placement {plt} selectivity {sel}")
         if x and x["icrc"] and int(x["icrc"], 16) != int.from_bytes(got, "big"):
             st["mismatch"] += 1
             note(st, f"frame {num}: tshark's invariant CRC {x['icrc']} is not the trailer {got.hex()}")
@@ -339,14 +403,21 @@ def main():
             continue
         st = st or new_stats()
         for k in tot:
-            if k != "why":
+            if k not in ("why", "feth"):
                 tot[k] += st[k]
         print(f"# {name}: {st['pkts']} ({st['ours']}) / {st['ib']} / "
               f"{st['malformed']} / {st['experr']} / {st['zero_udp6']} / "
               f"{st['icrc_bad']} ({st['icrc_bad_ours']})")
         if st["fuzz"]:
             print(f"# {name}: {st['fuzz']} frames of the peer not checked (the fuzzer's and the real traffic's)")
+        if st["flush"]:
+            print(f"# {name}: {st['flush']} FLUSH requests, FETH "
+                  + (", ".join(sorted(st["feth"])) or "not decoded")
+                  + f"; {st['flush_intree']} sealed with the in-tree rxe's "
+                  "ICRC (headers twice: sw_rxe/rxe_icrc.h), the rest with the IBTA's")
         why = list(st["why"])
+        if name.startswith("flush-") and not st["flush"]:
+            why.append("no FLUSH request")
         if st["pkts"] == 0 and name != BETWEEN:
             why.append("no RoCEv2 packet" + (f" (the test exited {status[name]})"
                                             if status.get(name, "0") != "0" else ""))

@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * RDMA FLUSH (IBTA 1.5) with a userspace that has no FLUSH verb: Debian
- * 12's rdma-core 44, whose librxe cannot post one.  The kernel side is
- * ours on every line (issue 22), so the probe posts FLUSH itself: it
- * writes the WQE into the send ring librxe maps (as librxe 45 and later
- * do: opcode IB_UVERBS_WR_FLUSH, the flush member of the WR's union, the
- * range's length in dma.length) and rings the doorbell with a proper
- * 8-byte RDMA WRITE behind it.  The values rdma-core 44 and 6.1's UAPI
- * headers lack are 6.2's ABI values, named below.
+ * RDMA FLUSH (IBTA 1.5) on one device, posted through librxe's ring
+ * whatever rdma-core's version (flush_ring.h says how).
  *
  * Two RC QPs of one process, A -> B over this host's address; B allows
  * flushes (FLUSH_GLOBAL set on the QP with an RTS -> RTS modify).  The
@@ -26,38 +20,16 @@
  *   flush_probe DEV GID_INDEX
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <infiniband/verbs.h>
-#include <rdma/rdma_user_rxe.h>
+#include "flush_ring.h"
 #include "probe.h"
 #include "rc_loop.h"
 
-/* 6.2's UAPI (ib_user_verbs.h, ib_user_ioctl_verbs.h), rdma-core 45 */
-#define ABI_WR_FLUSH			14
-#define ABI_WC_FLUSH			8
-#define ABI_ACCESS_FLUSH_GLOBAL		(1 << 8)
-#define ABI_ACCESS_FLUSH_PERSISTENT	(1 << 9)
-#define ABI_DEVICE_FLUSH_GLOBAL		(1ULL << 38)
-#define ABI_DEVICE_FLUSH_PERSISTENT	(1ULL << 39)
-#define ABI_FLUSH_GLOBAL		1	/* placement type */
-#define ABI_FLUSH_RANGE			0	/* selectivity level */
-#define ABI_FLUSH_MR			1
-
-/* The flush member of rxe_send_wr's union, 6.2's layout. */
-struct flush_wr {
-	uint64_t remote_addr;
-	uint32_t length;
-	uint32_t rkey;
-	uint8_t type;
-	uint8_t level;
-};
-
 #define BUF_LEN		65536
-#define MAX_MAPS	64
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -93,12 +65,6 @@ static struct ibv_qp *make_qp(struct ibv_cq *cq)
 	return qp;
 }
 
-static uint32_t ring_producer(struct rxe_queue_buf *ring)
-{
-	return atomic_load_explicit((_Atomic uint32_t *)&ring->producer_index,
-				    memory_order_acquire);
-}
-
 /* An 8-byte RDMA WRITE from src to dst at @off, signaled. */
 static void post_write(struct pair *p, uint64_t wr_id, size_t off)
 {
@@ -119,19 +85,12 @@ static void post_write(struct pair *p, uint64_t wr_id, size_t off)
 
 /*
  * A connected pair whose B side registers dst with @dst_access; A's send
- * ring found as the one of A's two new mappings that a first WRITE
- * advanced.
+ * ring found by a first WRITE.
  */
 static void pair_up(struct pair *p, int dst_access)
 {
-	unsigned long before[MAX_MAPS], after[MAX_MAPS], maps[2];
-	struct ibv_qp_attr attr = {
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   ABI_ACCESS_FLUSH_GLOBAL,
-	};
+	struct flush_ring_snap snap;
 	struct ibv_wc wc;
-	int nb, na, n = 0, i, j;
 
 	memset(p, 0, sizeof(*p));
 	p->cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
@@ -140,29 +99,17 @@ static void pair_up(struct pair *p, int dst_access)
 	p->dst_mr = ibv_reg_mr(pd, dst, BUF_LEN, dst_access);
 	if (!p->dst_mr)
 		die("ibv_reg_mr dst");
-	nb = uverbs_maps(before, MAX_MAPS);
-	p->a = make_qp(p->cq);
-	na = uverbs_maps(after, MAX_MAPS);
-	if (nb < 0 || na < 0)
+	if (flush_ring_snap(&snap))
 		die("read /proc/self/maps");
-	for (i = 0; i < na; i++) {
-		for (j = 0; j < nb && before[j] != after[i]; j++)
-			;
-		if (j == nb && n < 2)
-			maps[n++] = after[i];
-	}
-	if (n != 2)
-		die("find A's two ring mappings");
+	p->a = make_qp(p->cq);
 	p->b = make_qp(p->cq);
 	if (rc_loop_connect(p->a, p->b->qp_num, gid_index, &gid) ||
 	    rc_loop_connect(p->b, p->a->qp_num, gid_index, &gid))
 		die("connect");
-	if (ibv_modify_qp(p->b, &attr, IBV_QP_ACCESS_FLAGS))
+	if (flush_qp_allow(p->b))
 		die("RTS -> RTS with FLUSH_GLOBAL");
 	post_write(p, 1, 0);
-	for (i = 0; i < 2; i++)
-		if (ring_producer((struct rxe_queue_buf *)maps[i]) == 1)
-			p->ring = (struct rxe_queue_buf *)maps[i];
+	p->ring = flush_ring_find(&snap);
 	if (!p->ring)
 		die("find A's send ring");
 	if (!probe_poll(p->cq, &wc, 10) || wc.status != IBV_WC_SUCCESS)
@@ -184,26 +131,10 @@ static void pair_down(struct pair *p)
 static void flush(struct pair *p, const char *name, uint64_t va,
 		  uint32_t len, uint32_t rkey, uint8_t type, uint8_t level)
 {
-	struct rxe_queue_buf *q = p->ring;
-	uint32_t prod = ring_producer(q);
-	struct rxe_send_wqe *w = (struct rxe_send_wqe *)(q->data +
-		((size_t)(prod & q->index_mask) << q->log2_elem_size));
-	struct flush_wr *f = (struct flush_wr *)&w->wr.wr;
 	struct ibv_wc wc;
 	int i, seen = 0;
 
-	memset(w, 0, 1u << q->log2_elem_size);
-	w->wr.wr_id = 2;
-	w->wr.opcode = ABI_WR_FLUSH;
-	w->wr.send_flags = IBV_SEND_SIGNALED;
-	f->remote_addr = va;
-	f->rkey = rkey;
-	f->type = type;
-	f->level = level;
-	w->dma.length = len;
-	atomic_store_explicit((_Atomic uint32_t *)&q->producer_index,
-			      (prod + 1) & q->index_mask,
-			      memory_order_release);
+	flush_ring_put(p->ring, 2, va, len, rkey, type, level);
 	post_write(p, 3, 8);
 	/* up to the doorbell's WRITE, the last; a WRITE before may come */
 	for (i = 0; i < 4 && probe_poll(p->cq, &wc, 10); i++) {

@@ -12,6 +12,10 @@
  *    veth over IPv4 and IPv6, captured with dumpcap.  Every retransmission
  *    captured (56 over IPv4, 98 over IPv6) carried the same ICRC as
  *    computed here.
+ *  - intree_flush_v4: an RC FLUSH (global, range) that Debian 13's in-tree
+ *    rdma_rxe (6.12.117+deb13) sent to ours over IPv4, captured with
+ *    dumpcap: its ICRC is not the IBTA's but the in-tree driver's own,
+ *    with the transport headers covered twice (rxe_icrc.h).
  *
  * Each array runs from the IP header to the end of the ICRC.
  */
@@ -134,6 +138,17 @@ static const u8 rxe_ud_v6[] = {
 	0x7b, 0x7b, 0x7b, 0x7b, 0x7b, 0x00, 0x00, 0x00,
 	/* ICRC */
 	0xc2, 0x07, 0x93, 0x7d,
+};
+
+static const u8 intree_flush_v4[] = {
+	0x45, 0x00, 0x00, 0x40, 0x99, 0x5e, 0x40, 0x00,
+	0x40, 0x11, 0x89, 0x38, 0x0a, 0x00, 0x02, 0x0c,
+	0x0a, 0x00, 0x02, 0x0b, 0xc1, 0x32, 0x12, 0xb7,
+	0x00, 0x2c, 0x00, 0x00, 0x1c, 0x00, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x11, 0x80, 0x00, 0x00, 0x05,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xb6,
+	0x00, 0x00, 0x00, 0x00, 0x91, 0xe6, 0x30, 0xed,
 };
 
 struct icrc_vector {
@@ -338,6 +353,48 @@ TEST(icrc_rejects_damage)
 			      rxe_rc_v4 + RXE_IPV4_HDR_BYTES,
 			      sizeof(rxe_rc_v4) - RXE_IPV4_HDR_BYTES,
 			      crc32_bitwise));
+}
+
+/*
+ * The in-tree rxe's FLUSH: refused by the IBTA check, taken by the in-tree
+ * form's, whose value the sender side reproduces; damage and any other
+ * packet fail it.
+ */
+TEST(icrc_intree_flush)
+{
+	const size_t ip_len = RXE_IPV4_HDR_BYTES;
+	const size_t rest_len = sizeof(intree_flush_v4) - ip_len;
+	u8 p[sizeof(intree_flush_v4)];
+	u8 wire[RXE_ICRC_BYTES];
+
+	memcpy(p, intree_flush_v4, sizeof(p));
+	CHECK_EQ(rxe_bth_opcode(p + ip_len + RXE_UDP_HDR_BYTES),
+		 RXE_OPCODE_RC_FLUSH);
+	CHECK(!rxe_icrc_valid(p, ip_len, false, p + ip_len, rest_len,
+			      crc32_bitwise));
+	CHECK(rxe_icrc_valid_intree_flush(p, ip_len, false, p + ip_len,
+					  rest_len, crc32_bitwise));
+	rxe_icrc_put(wire, rxe_icrc_intree_flush(p, ip_len, false, p + ip_len,
+						 rest_len - RXE_ICRC_BYTES,
+						 crc32_bitwise));
+	CHECK_MEM(wire, p + sizeof(p) - RXE_ICRC_BYTES, RXE_ICRC_BYTES);
+	/* the TTL is masked in both forms; the RETH's rkey is not */
+	p[8] ^= 0x01;
+	CHECK(rxe_icrc_valid_intree_flush(p, ip_len, false, p + ip_len,
+					  rest_len, crc32_bitwise));
+	p[ip_len + RXE_UDP_HDR_BYTES + 30] ^= 0x01;
+	CHECK(!rxe_icrc_valid_intree_flush(p, ip_len, false, p + ip_len,
+					   rest_len, crc32_bitwise));
+	/* not a FLUSH, or not a whole one */
+	CHECK(!rxe_icrc_valid_intree_flush(rxe_rc_v4, ip_len, false,
+					   rxe_rc_v4 + ip_len,
+					   sizeof(rxe_rc_v4) - ip_len,
+					   crc32_bitwise));
+	CHECK(!rxe_icrc_valid_intree_flush(intree_flush_v4, ip_len, false,
+					   intree_flush_v4 + ip_len,
+					   rest_len - 1, crc32_bitwise));
+	CHECK_EQ(rxe_icrc_intree_flush(p, ip_len, false, p + ip_len, 20,
+				       crc32_bitwise), 0);
 }
 
 TEST(icrc_goes_on_the_wire_lsb_first)

@@ -86,7 +86,10 @@ mkdir -p "$src" "$tree"
 make -s -C "$top" dkms-src DEST="$stage" >&2
 digest=$(cd "$stage" && find . -type f | LC_ALL=C sort |
 	xargs sha256sum | sha256sum | cut -d' ' -f1)
-if [ -d "$mods" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
+# (A `make clean` of the checkout deletes every .ko under it, build/
+# included: then the modules are built again.)
+if compgen -G "$mods/ib_core.ko*" >/dev/null &&
+	[ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
 	rm -rf "$stage"
 	echo "dkms-build: ordma $ver for $kver already built from these sources" >&2
 	mktarball

@@ -35,9 +35,32 @@ base=$top/build/dkms
 [ "$distro" = bookworm ] || base=$top/build/dkms-$distro
 # dkms of the line's release: the host's for bookworm, else in its root
 # (which sees build/ at the same path).
+# It sees linux-source as a user's machine has it after installing the
+# package (dkms.conf's ABI gate for nvmet-rdma): the package's tarball,
+# of exactly the headers' version, in a directory standing in for
+# /usr/src (scripts/kernel-source.sh --tarball, downloaded once into
+# build/kernel-source/); without it (no apt source reachable) the gate
+# skips nvmet-rdma, as on a machine without linux-source.  The gate's
+# cache goes to build/, not /var/cache.
 run_dkms()
 {
-	target_run "${OOT_KERNEL:-$(target_default_line)}" "$top" dkms "$@"
+	target_run "${OOT_KERNEL:-$(target_default_line)}" "$top" env \
+		ORDMA_LINUX_SOURCE_DIR="$linux_source_dir" \
+		ORDMA_ABI_CACHE="$base/abi-gate" dkms "$@"
+}
+# The directory holding linux-source-LINE.tar.xz of the headers' version.
+linux_source_tarball_dir()
+{
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	target_run "${OOT_KERNEL:-$(target_default_line)}" "$top" bash -c '
+		p=$(dpkg-query -S "$(readlink -f "$1")" | awk -F": " "NR == 1 { print \$1 }")
+		v=$(dpkg-query -W -f="\${Version}" "$p")
+		KERNEL_SOURCE_VERSION=$v scripts/kernel-source.sh --tarball "${v%%.*}.$(echo "$v" | cut -d. -f2)"
+	' - "$(target_kdir "$kabi")"
+}
+linux_source_dir=$(linux_source_tarball_dir) || {
+	echo "dkms-build: no linux-source for $kver: nvmet-rdma will be skipped" >&2
+	linux_source_dir=$base/no-linux-source
 }
 mktarball()
 {
@@ -63,7 +86,10 @@ mkdir -p "$src" "$tree"
 make -s -C "$top" dkms-src DEST="$stage" >&2
 digest=$(cd "$stage" && find . -type f | LC_ALL=C sort |
 	xargs sha256sum | sha256sum | cut -d' ' -f1)
-if [ -d "$mods" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
+# (A `make clean` of the checkout deletes every .ko under it, build/
+# included: then the modules are built again.)
+if compgen -G "$mods/ib_core.ko*" >/dev/null &&
+	[ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
 	rm -rf "$stage"
 	echo "dkms-build: ordma $ver for $kver already built from these sources" >&2
 	mktarball

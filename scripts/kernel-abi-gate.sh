@@ -28,8 +28,14 @@
 # (and lets a test feed the gate a doctored Module.symvers).
 # The verdict is kept in build/kernel-abi/ per source version and
 # Module.symvers content, so only the first call of a build pays for it.
+# ABI_GATE_CACHE=DIR keeps it, and the unpacked source, in DIR/kernel-abi/
+# and DIR/kernel-source/ instead of the tree's build/ (dkms.conf: the DKMS
+# tree, not /usr/src).  KERNEL_SOURCE_LOCAL=DIR reads linux-source from
+# the installed package's tarball in DIR, never from apt
+# (scripts/kernel-source.sh).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${ABI_GATE_CACHE:-$top/build}
 consumer=${1:?usage: kernel-abi-gate.sh CONSUMER KDIR OWNER FILE...}
 kdir=${2:?}
 owner=${3:?}
@@ -61,14 +67,15 @@ line=$(echo "$hver" | sed -n 's/^\([0-9]\+\.[0-9]\+\)\..*/\1/p')
 # debugfs.h).
 dirs=$(for f in "${exporting[@]}"; do dirname "$f"; done | sort -u)
 # shellcheck disable=SC2086 # one path per word
-tree=$(KERNEL_SOURCE_VERSION=$hver "$top/scripts/kernel-source.sh" "$line" $dirs 2>&1) ||
+tree=$(KERNEL_SOURCE_VERSION=$hver KERNEL_SOURCE_CACHE=$cache/kernel-source \
+	"$top/scripts/kernel-source.sh" "$line" $dirs 2>&1) ||
 	skip "linux-source-$line $hver: ${tree##*$'\n'}"
 for f in "${exporting[@]}"; do
 	[ -f "$tree/$f" ] || skip "linux-source-$line $hver has no $f"
 done
 
 stamp=$(sha256sum "$symvers" | cut -c1-16)
-work=$top/build/kernel-abi/$(basename "$tree")/${owner//\//_}-$stamp
+work=$cache/kernel-abi/$(basename "$tree")/${owner//\//_}-$stamp
 verdict=$work/verdict
 if [ ! -f "$verdict" ]; then
 	rm -rf "$work"
@@ -98,7 +105,7 @@ if [ ! -f "$verdict" ]; then
 		elif [ -n "$bad" ]; then
 			echo "header differs from the kernel's: CRC of $(echo "$bad" | paste -sd, -)" >"$verdict.fail"
 		else
-			echo "$n CRCs of linux-source-$line $hver equal $symvers" >"$verdict.tmp"
+			echo "$n CRCs of $(basename "$tree") equal $symvers" >"$verdict.tmp"
 			mv "$verdict.tmp" "$verdict"
 		fi
 	fi

@@ -7,15 +7,20 @@
 #   before   ordma-coexist (from the checkout) against Debian's rdma.conf;
 #            ib_core resolves to the in-tree module; an in-tree consumer
 #            loads and shows as loaded
-#   install  `apt-get install ./ordma-dkms_VERSION_all.deb`, offline: the
-#            postinst runs dkms (add, build, install) for this kernel and
-#            prints ordma-coexist's report
+#   install  `apt-get install ./ordma-dkms_VERSION_all.deb` with the
+#            line's linux-source (Recommends; apt's simulation of the plain
+#            command must pick it), offline: the postinst runs dkms (add,
+#            build, install) for this kernel and prints ordma-coexist's
+#            report; nvmet-rdma is among the modules under updates/dkms
 #   use      dkms status, ib_core under updates/dkms, modprobe rdma_rxe
 #            loads ours, `rdma link add rxe0`; the rdma.conf list loaded the
 #            way rdma-load-modules@rdma.service does (its own ExecStart):
-#            ours load, each in-tree consumer fails with the explanation
+#            ours load, each in-tree consumer fails with the explanation;
+#            nvmet: a configfs port with addr_trtype rdma on rxe0 enables,
+#            loading our nvmet-rdma through nvmet-transport-1 and the hook
 #   remove   `apt-get purge`: dkms forgets ordma, ib_core is the in-tree
-#            one again and the consumers load again
+#            one again and the consumers load again; nvmet_rdma is the
+#            in-tree one again and /var/cache/ordma-dkms is gone
 #
 # How the guest stands in for a real machine: tests/guest/pkg_lib.sh.
 set -u
@@ -77,6 +82,15 @@ t_run "unload the in-tree stack" unload_rdma
 t_run "no ib_core loaded" sh -c '! test -d /sys/module/ib_core'
 
 # --- install ------------------------------------------------------------------
+# The one apt command of README: the Recommends bring the kernel line's
+# linux-source (apt's own resolution, simulated: no network here).
+t_eq "the package Recommends both lines' linux-source" \
+	"linux-source-6.1, linux-source-6.12" dpkg-deb -f "$DEB" Recommends
+apt-get install -s "$DEB" >"$OUT/apt-simulate.log" 2>&1
+t_run "apt-get install -s ./ordma-dkms...deb would install linux-source-$PKG_LINE" \
+	grep -q "^Inst linux-source-$PKG_LINE " "$OUT/apt-simulate.log"
+t_run "the host left linux-source-$PKG_LINE of the headers' version ($PKG_SOURCE_DEB)" \
+	test -s "$PKG_SOURCE_DEB"
 pkg_install "$OUT/apt-install.log"
 rc=$?
 cat "$OUT/apt-install.log"
@@ -116,8 +130,17 @@ t_eq "ib_core now resolves to updates/dkms" "$OURS" resolves_to ib_core
 for m in ib_uverbs rdma_rxe ib_cm rdma_cm rdma_ucm; do
 	t_eq "$m resolves to updates/dkms" "${OURS%/*}/$m.ko" resolves_to "$m"
 done
+t_run "linux-source-$PKG_LINE installed where dkms.conf's gate reads it" \
+	test -s "/usr/src/linux-source-$PKG_LINE.tar.xz"
+t_eq "nvmet_rdma resolves to updates/dkms (the gate passed)" \
+	"${OURS%/*}/nvmet-rdma.ko" resolves_to nvmet_rdma
+t_eq "... and is ours (modinfo version)" "$VERSION" modinfo -F version nvmet_rdma
+t_run "... and dkms status's build holds it" sh -c \
+	"ls /var/lib/dkms/ordma/$VERSION/$KVER/x86_64/module/ | grep -q '^nvmet-rdma\.ko'"
 t_run "postinst printed ordma-coexist's report" \
 	has "ib_core is ordma $VERSION" "$OUT/apt-install.log"
+t_run "... which says nvmet_rdma is provided by ordma" \
+	has "Provided by ordma: nvmet_rdma" "$OUT/apt-install.log"
 t_run "/usr/sbin/ordma-coexist installed" test -x /usr/sbin/ordma-coexist
 t_run "/lib/modprobe.d/ordma.conf installed" \
 	grep -q "^install ib_iser /usr/sbin/ordma-coexist --modprobe ib_iser" /lib/modprobe.d/ordma.conf
@@ -157,6 +180,31 @@ wait "$pp_server"
 t_eq "... and its server's too" 0 echo $?
 t_run "ibv_devices lists rxe0" sh -c 'ibv_devices | grep -q rxe0'
 
+# NVMe-oF target over ours: enabling a port with addr_trtype rdma makes
+# nvmet request nvmet-transport-1, which modprobe resolves to our
+# nvmet-rdma (through modprobe.d's hook, which lets ordma's own through);
+# it listens on rxe0's address through our rdma_cm.
+nqn=nqn.2026-11.org.ordma:package
+cfg=/sys/kernel/config/nvmet
+t_run "modprobe nvmet" modprobe nvmet
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+t_run "nvmet subsystem $nqn" eval "mkdir $cfg/subsystems/$nqn &&
+	echo 1 >$cfg/subsystems/$nqn/attr_allow_any_host"
+t_run "nvmet port 1: rdma 10.0.2.15:4420" eval "mkdir $cfg/ports/1 &&
+	echo rdma >$cfg/ports/1/addr_trtype && echo ipv4 >$cfg/ports/1/addr_adrfam &&
+	echo 10.0.2.15 >$cfg/ports/1/addr_traddr && echo 4420 >$cfg/ports/1/addr_trsvcid"
+t_run "port 1 enabled: the subsystem linked" ln -s "$cfg/subsystems/$nqn" "$cfg/ports/1/subsystems/"
+t_run "... and shown under the port's subsystems" test -d "$cfg/ports/1/subsystems/$nqn"
+t_eq "loaded nvmet_rdma is ours" "$VERSION" cat /sys/module/nvmet_rdma/version
+t_eq "... from updates/dkms" "${OURS%/*}/nvmet-rdma.ko" sh -c \
+	"modinfo -F filename nvmet_rdma | sed 's/\.\(xz\|zst\|gz\)\$//'"
+t_run "an RDMA CM listener on 10.0.2.15:4420" wait_until 30 eval \
+	"rdma res show cm_id | grep -q 'state LISTEN.*10.0.2.15:4420'"
+t_run "port 1 disabled and removed" eval "rm $cfg/ports/1/subsystems/$nqn && rmdir $cfg/ports/1"
+t_run "subsystem removed" rmdir "$cfg/subsystems/$nqn"
+t_run "no cm_id left" wait_until 30 eval '[ -z "$(rdma res show cm_id)" ]'
+t_run "unload nvmet_rdma nvmet" modprobe -r nvmet_rdma nvmet
+
 # rdma-core starts rdma-load-modules@rdma.service when an RDMA device
 # appears (udev -> rdma-hw.target); run that unit's own ExecStart.
 unit=/lib/systemd/system/rdma-load-modules@.service
@@ -194,8 +242,13 @@ t_run "coexist (after): loaded ib_core is ours" \
 	has "loaded ib_core: $VERSION" "$OUT/coexist-after.txt"
 t_eq "coexist (after): ib_iser configured, not loaded" "ib_iser configured" \
 	row ib_iser "$OUT/coexist-after.txt"
-t_eq "coexist (after) lists as many consumers as before" "$n_before" \
+t_eq "coexist (after) lists one consumer fewer: nvmet_rdma is ours" "$((n_before - 1))" \
 	sed -n 's/^\([0-9]*\) in-tree modules use ib_core.*/\1/p' "$OUT/coexist-after.txt"
+t_eq "coexist (after): no nvmet_rdma row" "" row nvmet_rdma "$OUT/coexist-after.txt"
+t_run "coexist (after): nvmet_rdma provided by ordma" \
+	grep -q "^Provided by ordma: nvmet_rdma, .*updates/dkms/nvmet-rdma" "$OUT/coexist-after.txt"
+t_eq "coexist (after): nvme_rdma still lost (a row)" "nvme_rdma -" \
+	row nvme_rdma "$OUT/coexist-after.txt"
 t_eq "coexist (after) exits 1" 1 sh -c '/usr/sbin/ordma-coexist --quiet; echo $?'
 
 # --- remove -------------------------------------------------------------------
@@ -209,6 +262,11 @@ t_eq "dkms status no longer lists ordma" "" dkms_status ordma
 t_eq "ib_core resolves to the in-tree module again" "$INTREE" resolves_to ib_core
 t_run "/usr/src/ordma-$VERSION removed" sh -c "! test -e /usr/src/ordma-$VERSION"
 t_run "/lib/modprobe.d/ordma.conf removed" sh -c '! test -e /lib/modprobe.d/ordma.conf'
+t_eq "nvmet_rdma resolves to the in-tree module again" \
+	"/lib/modules/$KVER/kernel/drivers/nvme/target/nvmet-rdma.ko" resolves_to nvmet_rdma
+t_run "no nvmet-rdma left under updates/dkms" sh -c \
+	"! ls /lib/modules/$KVER/updates/dkms/ 2>/dev/null | grep -q nvmet"
+t_run "/var/cache/ordma-dkms removed" sh -c '! test -e /var/cache/ordma-dkms'
 t_run "in-tree ib_iser loads again" modprobe ib_iser
 t_run "in-tree ib_core loaded (no version)" sh -c '! test -e /sys/module/ib_core/version'
 t_run "modprobe -r ib_iser" modprobe -r ib_iser

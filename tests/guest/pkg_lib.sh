@@ -11,8 +11,9 @@
 #    /usr/src/linux-headers-$KVER, as installing the headers would.
 #  * That staged tree is made of symlinks to the image, and dkms install's
 #    version check looks for the kernel's own module with `find -type f`:
-#    pkg_machine turns the six in-tree modules ordma replaces into real
-#    files, so dkms finds and compares them as on an installed kernel.
+#    pkg_machine turns the in-tree modules ordma replaces (the six and
+#    nvmet_rdma) into real files, so dkms finds and compares them as on an
+#    installed kernel.
 #  * The guest's root is the host's, whose /boot may hold another kernel;
 #    dkms's postinst would also build for the newest installed one.
 #    pkg_machine hides the other kernels' /boot/config-* (tmpfs overlay,
@@ -24,10 +25,19 @@
 #    dh-dkms's postinst loads it with `dkms ldtarball` in place of `dkms
 #    add` + `dkms build`; `dkms install` (version check, depmod) runs as on
 #    any machine.  Without the tarball dkms compiles here.
+#  * The guest has no network: linux-source of the kernel's line, which
+#    the package Recommends, is the .deb the host downloaded for its own
+#    DKMS build (scripts/dkms-build.sh, build/kernel-source/download/), of
+#    exactly the headers' version; pkg_install names it on the same apt
+#    command line as the package, with --no-install-recommends (apt would
+#    otherwise try to fetch the other line's too).
 
 PKG_VERSION=$(sed -n 's/^#define ORDMA_VERSION "\(.*\)"/\1/p' /oot-src/include/ordma/version.h)
 PKG_DEB=/oot-src/build/deb/ordma-dkms_${PKG_VERSION}_all.deb
 PKG_PRESEED=/oot-src/build/deb/preseed/$(uname -r)/ordma-$PKG_VERSION.dkms.tar.gz
+PKG_LINE=$(uname -r | sed -n 's/^\([0-9]*\.[0-9]*\)\..*/\1/p')
+PKG_SOURCE_DEB=/oot-src/build/kernel-source/download/linux-source-${PKG_LINE}_$(dpkg-query -W \
+	-f='${Version}' "linux-headers-$(uname -r)" 2>/dev/null)_all.deb
 
 pkg_machine()
 {
@@ -37,18 +47,26 @@ pkg_machine()
 	for f in /boot/config-*; do
 		[ "$f" = "/boot/config-$kver" ] || rm -f "$f"
 	done
-	for m in ib_core ib_uverbs rdma_rxe ib_cm rdma_cm rdma_ucm; do
+	for m in ib_core ib_uverbs rdma_rxe ib_cm rdma_cm rdma_ucm nvmet_rdma; do
 		f=$(modinfo -n "$m")
 		cp --remove-destination "$(readlink -f "$f")" "$f"
 	done
 }
 
-# pkg_install LOG: apt-get install the package (offline), output in LOG;
-# returns apt-get's status.
+# pkg_install LOG: apt-get install the package (offline), with the
+# kernel line's linux-source when the host has its .deb (PKG_SOURCE_DEB),
+# output in LOG; returns apt-get's status.
 pkg_install()
 {
-	local rc t0
+	local rc t0 debs
 	cp "$PKG_DEB" /tmp/
+	debs=("/tmp/${PKG_DEB##*/}")
+	if [ -e "$PKG_SOURCE_DEB" ]; then
+		echo "package: with ${PKG_SOURCE_DEB##*/} (the host's download)"
+		debs+=("$PKG_SOURCE_DEB")
+	else
+		echo "package: no $PKG_SOURCE_DEB; installing without linux-source"
+	fi
 	if [ -e "$PKG_PRESEED" ]; then
 		echo "package: modules built on the host, loaded from $PKG_PRESEED by the postinst"
 		mkdir -p /usr/share/ordma-dkms
@@ -58,7 +76,7 @@ pkg_install()
 	fi
 	t0=$(date +%s)
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "/tmp/${PKG_DEB##*/}" >"$1" 2>&1
+		--no-install-recommends "${debs[@]}" >"$1" 2>&1
 	rc=$?
 	echo "package: apt-get install took $(($(date +%s) - t0))s, exit $rc"
 	return "$rc"

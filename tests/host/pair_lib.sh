@@ -43,7 +43,7 @@ wire_check()
 {
 	local tag=$1 pcap=$2 root
 	shift 2
-	root=$(target_root "${OOT_KERNEL:-6.1}")
+	root=$(target_root "${OOT_KERNEL:-$(target_default_line)}")
 	[ "$root" = / ] || export OOT_TSHARK_ROOT=$root
 	tests/host/wire-check.py --tag "$tag" --ours "$ours" \
 		--guest "a($a)=$a_addrs" --guest "b($b)=$b_addrs" "$@" "$pcap"

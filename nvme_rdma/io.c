@@ -20,8 +20,8 @@ static void nrdma_wr_error(struct nrdma_queue *queue, struct ib_wc *wc,
 			   const char *what)
 {
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_err("nvme_rdma: queue %u: %s failed: status %d\n",
-		       queue->qid, what, wc->status);
+		pr_err_ratelimited("nvme_rdma: queue %u: %s failed: status %d\n",
+				   queue->qid, what, wc->status);
 	nrdma_error_recovery(queue->ctrl);
 }
 
@@ -116,7 +116,7 @@ static void nrdma_process_rsp(struct nrdma_queue *queue,
 
 	if (nvme_is_aen_req(queue->qid, cqe->command_id)) {
 		if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
-			pr_err("nvme_rdma: AEN response invalidated a key\n");
+			pr_err_ratelimited("nvme_rdma: AEN response invalidated a key\n");
 			nrdma_error_recovery(ctrl);
 			return;
 		}
@@ -126,15 +126,15 @@ static void nrdma_process_rsp(struct nrdma_queue *queue,
 	}
 	rq = nvme_find_rq(nrdma_tags(queue), cqe->command_id);
 	if (!rq) {
-		pr_err("nvme_rdma: queue %u: response for unknown command id %#x\n",
-		       queue->qid, cqe->command_id);
+		pr_err_ratelimited("nvme_rdma: queue %u: response for unknown command id %#x\n",
+				   queue->qid, cqe->command_id);
 		nrdma_error_recovery(ctrl);
 		return;
 	}
 	req = blk_mq_rq_to_pdu(rq);
 	if (req->rsp_seen || req->queue != queue) {
-		pr_err("nvme_rdma: queue %u: unexpected response for command id %#x\n",
-		       queue->qid, cqe->command_id);
+		pr_err_ratelimited("nvme_rdma: queue %u: unexpected response for command id %#x\n",
+				   queue->qid, cqe->command_id);
 		nrdma_error_recovery(ctrl);
 		return;
 	}
@@ -145,17 +145,17 @@ static void nrdma_process_rsp(struct nrdma_queue *queue,
 	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
 		if (!req->mr || !req->mr_valid ||
 		    wc->ex.invalidate_rkey != req->mr->rkey) {
-			pr_err("nvme_rdma: queue %u: command id %#x: bogus remote invalidation of key %#x\n",
-			       queue->qid, cqe->command_id,
-			       wc->ex.invalidate_rkey);
+			pr_err_ratelimited("nvme_rdma: queue %u: command id %#x: bogus remote invalidation of key %#x\n",
+					   queue->qid, cqe->command_id,
+					   wc->ex.invalidate_rkey);
 			nrdma_error_recovery(ctrl);
 			return;
 		}
 		req->mr_valid = false;
 	} else if (req->mr_valid) {
 		if (nrdma_post_local_inv(req)) {
-			pr_err("nvme_rdma: queue %u: cannot post LOCAL_INV\n",
-			       queue->qid);
+			pr_err_ratelimited("nvme_rdma: queue %u: cannot post LOCAL_INV\n",
+					   queue->qid);
 			nrdma_error_recovery(ctrl);
 		}
 		/* inv_done drops the response's reference. */
@@ -177,16 +177,16 @@ void nrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(queue->pd->device, rsp->dma,
 				   sizeof(*rsp->buf), DMA_FROM_DEVICE);
 	if (wc->byte_len < sizeof(cqe)) {
-		pr_err("nvme_rdma: queue %u: response of %u bytes\n",
-		       queue->qid, wc->byte_len);
+		pr_err_ratelimited("nvme_rdma: queue %u: response of %u bytes\n",
+				   queue->qid, wc->byte_len);
 		nrdma_error_recovery(queue->ctrl);
 		return;
 	}
 	/* The buffer is the target's again once reposted. */
 	memcpy(&cqe, rsp->buf, sizeof(cqe));
 	if (nrdma_post_recv(rsp)) {
-		pr_err("nvme_rdma: queue %u: cannot repost a receive\n",
-		       queue->qid);
+		pr_err_ratelimited("nvme_rdma: queue %u: cannot repost a receive\n",
+				   queue->qid);
 		nrdma_error_recovery(queue->ctrl);
 	}
 	nrdma_process_rsp(queue, &cqe, wc);
@@ -273,8 +273,8 @@ static int nrdma_map_data(struct nrdma_queue *queue, struct request *rq,
 		return -EAGAIN;
 	n = ib_map_mr_sg(req->mr, req->sgt.sgl, count, NULL, SZ_4K);
 	if (n != count) {
-		pr_err("nvme_rdma: queue %u: %d of %d entries fit the MR\n",
-		       queue->qid, n, count);
+		pr_err_ratelimited("nvme_rdma: queue %u: %d of %d entries fit the MR\n",
+				   queue->qid, n, count);
 		return n < 0 ? n : -EINVAL;
 	}
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
@@ -358,8 +358,8 @@ static blk_status_t nrdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	ret = ib_post_send(queue->cm_id->qp, first, NULL);
 	if (ret) {
-		pr_err("nvme_rdma: queue %u: post of a command failed: %d\n",
-		       queue->qid, ret);
+		pr_err_ratelimited("nvme_rdma: queue %u: post of a command failed: %d\n",
+				   queue->qid, ret);
 		goto fail;
 	}
 	return BLK_STS_OK;
@@ -399,8 +399,8 @@ static enum blk_eh_timer_return nrdma_timeout(struct request *rq)
 	struct nrdma_queue *queue = req->queue;
 	struct nrdma_ctrl *ctrl = queue->ctrl;
 
-	pr_warn("nvme_rdma: queue %u: command id %#x (opcode %#x) timed out\n",
-		queue->qid, rq->tag, req->sqe.common.opcode);
+	pr_warn_ratelimited("nvme_rdma: queue %u: command id %#x (opcode %#x) timed out\n",
+			    queue->qid, rq->tag, req->sqe.common.opcode);
 	if (nvme_ctrl_state(&ctrl->ctrl) != NVME_CTRL_LIVE) {
 		/*
 		 * Connecting or being torn down: whoever waits for this
@@ -494,5 +494,5 @@ void nrdma_submit_async_event(struct nvme_ctrl *nctrl)
 	wr.send_flags = IB_SEND_SIGNALED;
 	ret = ib_post_send(queue->cm_id->qp, &wr, NULL);
 	if (ret)
-		pr_err("nvme_rdma: AEN post failed: %d\n", ret);
+		pr_err_ratelimited("nvme_rdma: AEN post failed: %d\n", ret);
 }

@@ -27,12 +27,6 @@
 
 static LIST_HEAD(nrdma_ctrls);
 static DEFINE_MUTEX(nrdma_ctrl_mutex);
-/*
- * Held for reading while a controller is being created (it is listed
- * only at the end), for writing by a device's removal: so the removal
- * finds every controller that may hold objects of the device.
- */
-static DECLARE_RWSEM(nrdma_create_rwsem);
 
 void nrdma_error_recovery(struct nrdma_ctrl *ctrl)
 {
@@ -398,8 +392,6 @@ static bool nrdma_ctrl_exists(struct nvmf_ctrl_options *opts)
 	struct nrdma_ctrl *ctrl;
 	bool found = false;
 
-	/* Creations in progress end (bounded by their timeouts) and wait. */
-	down_write(&nrdma_create_rwsem);
 	mutex_lock(&nrdma_ctrl_mutex);
 	list_for_each_entry(ctrl, &nrdma_ctrls, entry) {
 		if (nvmf_ip_options_match(&ctrl->ctrl, opts)) {
@@ -488,15 +480,11 @@ static struct nvme_ctrl *nrdma_create_ctrl(struct device *dev,
 	struct nrdma_ctrl *ctrl;
 	int ret;
 
-	down_read(&nrdma_create_rwsem);
 	ctrl = nrdma_alloc_ctrl(opts);
-	if (IS_ERR(ctrl)) {
-		up_read(&nrdma_create_rwsem);
+	if (IS_ERR(ctrl))
 		return ERR_CAST(ctrl);
-	}
 	ret = nvme_init_ctrl(&ctrl->ctrl, dev, &nrdma_ctrl_ops, 0);
 	if (ret) {
-		up_read(&nrdma_create_rwsem);
 		kfree(ctrl->aen_sqe);
 		kfree(ctrl->queues);
 		kfree(ctrl);
@@ -521,7 +509,6 @@ static struct nvme_ctrl *nrdma_create_ctrl(struct device *dev,
 	list_add_tail(&ctrl->entry, &nrdma_ctrls);
 	ctrl->listed = true;
 	mutex_unlock(&nrdma_ctrl_mutex);
-	up_read(&nrdma_create_rwsem);
 	return &ctrl->ctrl;
 
 out_uninit:
@@ -530,7 +517,6 @@ out_uninit:
 out_put:
 #endif
 	nvme_put_ctrl(&ctrl->ctrl);
-	up_read(&nrdma_create_rwsem);
 	return ERR_PTR(ret > 0 ? -EIO : ret);
 }
 
@@ -555,8 +541,6 @@ static void nrdma_remove_one(struct ib_device *ibdev, void *client_data)
 	struct nrdma_ctrl *ctrl;
 	bool found = false;
 
-	/* Creations in progress end (bounded by their timeouts) and wait. */
-	down_write(&nrdma_create_rwsem);
 	mutex_lock(&nrdma_ctrl_mutex);
 	list_for_each_entry(ctrl, &nrdma_ctrls, entry) {
 		if (READ_ONCE(ctrl->ibdev) != ibdev)
@@ -569,7 +553,6 @@ static void nrdma_remove_one(struct ib_device *ibdev, void *client_data)
 	mutex_unlock(&nrdma_ctrl_mutex);
 	if (found)
 		flush_workqueue(nvme_delete_wq);
-	up_write(&nrdma_create_rwsem);
 }
 
 static struct ib_client nrdma_ib_client = {

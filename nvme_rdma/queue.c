@@ -64,9 +64,9 @@ static int nrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		/*
 		 * Our ib_client's remove() deleted every controller on the
-		 * device (and waited for those being created) before rdma_cm
-		 * (registered earlier, removed later) got here: no queue of
-		 * ours is on it.  Should one be, its waiting step fails.
+		 * device before rdma_cm (registered earlier, removed later)
+		 * got here; only a controller still being created can see
+		 * this, and its waiting step ends with the error.
 		 */
 		queue->cm_event = ev->event;
 		queue->cm_error = -ENODEV;

@@ -31,6 +31,15 @@ NVMET_SOURCE ?= $(if $(wildcard scripts/kernel-abi-gate.sh),$(shell \
 KMAKE = $(MAKE) -C $(KDIR) M=$(PWD)
 KMAKE_GATED = $(KMAKE) NVMET_SOURCE=$(NVMET_SOURCE)
 
+# nvme-rdma (the host) likewise, against nvme-core's nvme.h and
+# nvme-fabrics' fabrics.h: both owners' CRCs must match.
+NVME_HOST_SOURCE ?= $(if $(wildcard scripts/kernel-abi-gate.sh),$(shell \
+	scripts/kernel-abi-gate.sh nvme-rdma $(KDIR) drivers/nvme/host/nvme-core \
+	drivers/nvme/host/core.c >/dev/null && \
+	scripts/kernel-abi-gate.sh nvme-rdma $(KDIR) drivers/nvme/host/nvme-fabrics \
+	drivers/nvme/host/fabrics.c))
+KMAKE_GATED += NVME_HOST_SOURCE=$(NVME_HOST_SOURCE)
+
 all: modules
 
 modules:
@@ -38,7 +47,7 @@ modules:
 
 # Every file is rebuilt so that no warning can hide in an up-to-date object.
 check:
-	$(KMAKE) NVMET_SOURCE=clean clean >/dev/null
+	$(KMAKE) NVMET_SOURCE=clean NVME_HOST_SOURCE=clean clean >/dev/null
 	@mkdir -p build
 	+$(KMAKE_GATED) C=2 W=1 modules 2>&1 | tee build/check.log
 	$(MAKE) -s -C tests/kmod KDIR=$(KDIR) clean >/dev/null
@@ -83,7 +92,7 @@ deb:
 
 # The tests are not part of the DKMS source: clean them only where they are.
 clean:
-	$(KMAKE) NVMET_SOURCE=clean clean
+	$(KMAKE) NVMET_SOURCE=clean NVME_HOST_SOURCE=clean clean
 	$(if $(wildcard tests/unit/Makefile),$(MAKE) -C tests/unit clean)
 	$(if $(wildcard tests/kmod/Makefile),$(MAKE) -C tests/kmod KDIR=$(KDIR) clean)
 	$(if $(wildcard hw_mlx5/Makefile),$(MAKE) -C hw_mlx5 KDIR=$(KDIR) clean)

@@ -29,7 +29,8 @@ src=$(scripts/kernel-source.sh 6.1 scripts/checkpatch.pl scripts/spelling.txt \
 	scripts/const_structs.checkpatch)
 mapfile -t files < <(git ls-files 'core/*.[ch]' 'uverbs/*.[ch]' \
 	'sw_rxe/*.[ch]' 'cm/*.[ch]' 'cma/*.[ch]' 'ucma/*.[ch]' \
-	'include/ordma/*.h' 'hw_mlx5/*.[ch]' 'nvmet_rdma/*.[ch]')
+	'include/ordma/*.h' 'hw_mlx5/*.[ch]' 'nvmet_rdma/*.[ch]' \
+	'nvme_rdma/*.[ch]')
 out=build/style.log
 mkdir -p build
 perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \

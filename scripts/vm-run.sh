@@ -108,12 +108,14 @@ if [ "$stack" = ours ]; then
 		modules+=("$f")
 	done
 	# Modules built only when their gate passed and not yet in
-	# dkms.conf (issue 21: nvmet-rdma): taken when built for this kernel.
-	f=$top/nvmet_rdma/nvmet-rdma.ko
-	if [ -z "${OOT_MODULES:-}" ] && [ -e "$f" ] &&
-	   [ "$(modinfo -F vermagic "$f" | cut -d' ' -f1)" = "$kver" ]; then
-		modules+=("$f")
-	fi
+	# dkms.conf (issue 21: nvmet-rdma, nvme-rdma): taken when built for
+	# this kernel.
+	for f in "$top/nvmet_rdma/nvmet-rdma.ko" "$top/nvme_rdma/nvme-rdma.ko"; do
+		if [ -z "${OOT_MODULES:-}" ] && [ -e "$f" ] &&
+		   [ "$(modinfo -F vermagic "$f" | cut -d' ' -f1)" = "$kver" ]; then
+			modules+=("$f")
+		fi
+	done
 fi
 
 if [ -z "$out" ]; then

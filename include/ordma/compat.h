@@ -38,6 +38,36 @@
 #include <asm/unaligned.h>
 #endif
 
+/*
+ * nvme core's host API (drivers/nvme/host/nvme.h and fabrics.h, which
+ * only nvme_rdma/ includes; these expand there).  Between 6.1 and 6.12:
+ * the queue quiescing calls were renamed (nvme_stop_queues() became
+ * nvme_quiesce_io_queues(), ..._admin_queue() likewise),
+ * nvme_init_ctrl_finish() took was_suspended, nvme_shutdown_ctrl() became
+ * nvme_disable_ctrl(ctrl, true), nvmf_should_reconnect() took the failed
+ * attempt's status, and nvme_init_ctrl() no longer adds the character
+ * device: nvme_add_ctrl() does.  Only these two lines are built (the ABI
+ * gate checks each), hence one version test for all.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ordma_nvme_quiesce_io(c)	nvme_quiesce_io_queues(c)
+#define ordma_nvme_unquiesce_io(c)	nvme_unquiesce_io_queues(c)
+#define ordma_nvme_quiesce_admin(c)	nvme_quiesce_admin_queue(c)
+#define ordma_nvme_unquiesce_admin(c)	nvme_unquiesce_admin_queue(c)
+#define ordma_nvme_init_ctrl_finish(c)	nvme_init_ctrl_finish(c, false)
+#define ordma_nvme_shutdown_ctrl(c)	nvme_disable_ctrl(c, true)
+#define ordma_nvmf_should_reconnect(c, status) nvmf_should_reconnect(c, status)
+#define ORDMA_NVME_HAVE_ADD_CTRL 1
+#else
+#define ordma_nvme_quiesce_io(c)	nvme_stop_queues(c)
+#define ordma_nvme_unquiesce_io(c)	nvme_start_queues(c)
+#define ordma_nvme_quiesce_admin(c)	nvme_stop_admin_queue(c)
+#define ordma_nvme_unquiesce_admin(c)	nvme_start_admin_queue(c)
+#define ordma_nvme_init_ctrl_finish(c)	nvme_init_ctrl_finish(c)
+#define ordma_nvme_shutdown_ctrl(c)	nvme_shutdown_ctrl(c)
+#define ordma_nvmf_should_reconnect(c, status) nvmf_should_reconnect(c)
+#endif
+
 /* vm_flags is written through vm_flags_{set,clear}() since 6.3. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 #define ordma_vm_flags_set vm_flags_set

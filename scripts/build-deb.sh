@@ -43,7 +43,15 @@ ver=$dkms_ver
 
 out=$top/build/deb
 scratch=$out/src/ordma-$ver
-rm -rf "$out"
+# test-all.sh runs two package lanes side by side (6.1, trixie): one build
+# at a time in the shared scratch, and none removes what another left for
+# its guest (the .deb, replaced by a rename; the other line's preseed).
+# Removing build/deb/ whole once let trixie's lane delete 6.1's preseed
+# before 6.1's guest copied it, and 6.1's guest compiled the modules itself.
+mkdir -p "$out"
+exec 9>"$out/.lock"
+flock 9
+rm -rf "$out/src"
 mkdir -p "$scratch/scripts"
 # The package is built from the DKMS file list plus its own files.
 make -s -C "$top" dkms-src DEST="$scratch"

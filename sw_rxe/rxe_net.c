@@ -342,19 +342,16 @@ static void rxe_put_icrc(struct rxe_qp *qp, struct sk_buff *skb)
 {
 	u8 *icrc = skb_tail_pointer(skb) - RXE_ICRC_BYTES;
 	u8 *udp = skb_transport_header(skb);
-	bool ipv6 = skb->protocol == htons(ETH_P_IPV6);
+	u32 (*seal)(const u8 *ip_hdr, size_t ip_len, bool ipv6, const u8 *rest,
+		    size_t rest_len, rxe_crc32_fn crc_fn) = rxe_icrc_compute;
 
 	if (unlikely(rxe_skb_pkt(skb)->opcode == RXE_OPCODE_RC_FLUSH &&
 		     READ_ONCE(qp->req.flush_icrc_intree)))
-		rxe_icrc_put(icrc, rxe_icrc_intree_flush(skb_network_header(skb),
-							 skb_network_header_len(skb),
-							 ipv6, udp, icrc - udp,
-							 rxe_crc32));
-	else
-		rxe_icrc_put(icrc, rxe_icrc_compute(skb_network_header(skb),
-						    skb_network_header_len(skb),
-						    ipv6, udp, icrc - udp,
-						    rxe_crc32));
+		seal = rxe_icrc_intree_flush;
+	rxe_icrc_put(icrc, seal(skb_network_header(skb),
+				skb_network_header_len(skb),
+				skb->protocol == htons(ETH_P_IPV6),
+				udp, icrc - udp, rxe_crc32));
 }
 
 /*

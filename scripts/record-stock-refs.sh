@@ -2,8 +2,8 @@
 # Record what the stock (in-tree) stack of one kernel ABI does in a suite,
 # for test-all.sh to compare ours against without booting the stock stack
 # again each run.  The in-tree modules of an ABI never change, so neither
-# does this; a new ABI has no reference and test-all.sh runs the stock lane
-# live instead.
+# does this; a new ABI has none, and test-all.sh takes its line's newest
+# (stock_ref_dir in scripts/lib/target.sh) until this records it.
 #
 #   scripts/record-stock-refs.sh [--kernel 6.1|6.12] [--suite datapath|cm]
 #                                [--from RUN_DIR]

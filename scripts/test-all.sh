@@ -119,11 +119,13 @@ control_lanes() # LOG_SUFFIX
 # The data path (pingpongs, perftest, the whole pyverbs suite, kill -9) on
 # ours, and on the stock stack unless the stock reference of this ABI is
 # recorded (tests/ref/, made by scripts/record-stock-refs.sh: the in-tree
-# modules of an ABI never change; a new ABI runs the stock lane live); then
-# the pyverbs results compared.
+# modules of an ABI never change; a new ABI takes its line's newest, see
+# stock_ref_dir; a line with none runs the stock lane live); then the
+# pyverbs results compared.
 datapath_lanes() # LOG_SUFFIX ABI
 {
-	local sfx=$1 ref=tests/ref/$2/datapath-stock stacks="stock ours" stack
+	local sfx=$1 ref stacks="stock ours" stack
+	ref=$(stock_ref_dir datapath "$2") || ref=/nonexistent
 	if [ -s "$ref/datapath/pyverbs-ok" ]; then
 		stacks=ours
 		echo "== stock data path on $2: the recorded reference $ref"
@@ -233,7 +235,8 @@ fuzz()
 # by the same cm.sh, cm_robust.sh and lib.sh; otherwise stock runs live.
 cm_lanes() # LOG_SUFFIX ABI
 {
-	local sfx=$1 ref=tests/ref/$2/cm-stock stocklog=build/test-logs/cm-stock$1 stacks="stock ours" stack
+	local sfx=$1 ref stocklog=build/test-logs/cm-stock$1 stacks="stock ours" stack
+	ref=$(stock_ref_dir cm "$2") || ref=/nonexistent
 	if [ -s "$ref/cm/results.tsv" ] &&
 	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash cm)" ]; then
 		stacks=ours stocklog=$ref

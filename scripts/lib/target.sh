@@ -154,3 +154,31 @@ stock_ref_scripts_hash()
 		sha256sum | cut -d' ' -f1 ;;
 	esac
 }
+
+# The recorded stock reference of SUITE (tests/ref/ABI/SUITE-stock) for ABI;
+# when that ABI has none, the newest recorded one of the same kernel line
+# and distribution (6.1.0-N, 6.12.X+debN), with a "# " line on stderr that
+# says so.  Debian's security suite replaces a line's kernel every few
+# weeks, and a fresh machine then boots an ABI recorded by no one; running
+# the stock lanes live for it would cost the test command a quarter hour.
+# The in-tree rxe and CM of two ABIs of one line differ by stable fixes at
+# most; scripts/record-stock-refs.sh records the new one.
+stock_ref_dir()
+{
+	local top ref glob
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	if [ -d "$top/tests/ref/$2/$1-stock" ]; then
+		echo "tests/ref/$2/$1-stock"
+		return
+	fi
+	case "$2" in
+	*+deb*) glob="${2%%.*}.$(echo "$2" | cut -d. -f2).*+${2##*+}" ;;
+	*-*) glob="${2%-*}-*" ;;
+	*) return 1 ;;
+	esac
+	ref=$(cd "$top/tests/ref" && for d in $glob; do
+		[ -d "$d/$1-stock" ] && echo "$d"; done | sort -V | tail -n 1)
+	[ -n "$ref" ] || return 1
+	echo "# stock $1 reference: none recorded for $2; using $ref's (same line)" >&2
+	echo "tests/ref/$ref/$1-stock"
+}

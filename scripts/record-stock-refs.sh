@@ -5,7 +5,8 @@
 # does this; a new ABI has none, and test-all.sh takes its line's newest
 # (stock_ref_dir in scripts/lib/target.sh) until this records it.
 #
-#   scripts/record-stock-refs.sh [--kernel 6.1|6.12] [--suite datapath|cm]
+#   scripts/record-stock-refs.sh [--kernel 6.1|6.12|6.12-trixie]
+#                                [--suite datapath|cm|control]
 #                                [--from RUN_DIR]
 #
 #   datapath (default): its pyverbs results -> tests/ref/ABI/datapath-stock/
@@ -13,6 +14,8 @@
 #       the hash of the scripts that made it (stock_ref_scripts_hash): the
 #       checks are the scripts' own, so a changed script runs stock live
 #       until the reference is recorded again.
+#   control: what the stock tools printed (tests/guest/control.sh's
+#       capture/) -> tests/ref/ABI/control-stock/, with the hash likewise.
 #
 # --from takes a stock run already made (vm-run.sh --out RUN_DIR, with its
 # console log in RUN_DIR.log) instead of booting one.
@@ -34,7 +37,8 @@ done
 case "$suite" in
 datapath) vmargs=(--mem 3072 --timeout 2400); script=tests/guest/datapath.sh ;;
 cm) vmargs=(--timeout 2400); script=tests/guest/cm.sh ;;
-*) echo "record-stock-refs: --suite datapath|cm" >&2; exit 2 ;;
+control) vmargs=(); script=tests/guest/control.sh ;;
+*) echo "record-stock-refs: --suite datapath|cm|control" >&2; exit 2 ;;
 esac
 kabi=$(target_kabi)
 run=${from:-build/test-logs/$suite-stock-record-$kabi}
@@ -61,6 +65,12 @@ cm)
 	cp "$run/cm/results.tsv" "$ref/cm/"
 	stock_ref_scripts_hash cm >"$ref/scripts.sha256"
 	summary='^cm-stock:'
+	;;
+control)
+	rmdir "$ref/$suite"
+	cp -r "$run/capture" "$ref/capture"
+	stock_ref_scripts_hash control >"$ref/scripts.sha256"
+	summary='^control-stock:'
 	;;
 esac
 {

@@ -101,20 +101,28 @@ for line in $(target_kernels); do
 	count "build/test-logs/dkms-build-$line.log"
 done
 suite unit make -s unit
-# The control path on both stacks, then what the stock tools printed on
-# each diffed.
-control_lanes() # LOG_SUFFIX
+# The control path on ours, and on stock unless the stock capture of this
+# ABI is recorded (as for the data path, below, with the hash of the
+# scripts that made it, as for the CM); then what the stock tools printed
+# on each diffed.
+control_lanes() # LOG_SUFFIX ABI
 {
-	local sfx=$1 stack
-	for stack in stock ours; do
+	local sfx=$1 ref stockcap=build/test-logs/control-stock$1/capture stacks="stock ours" stack
+	ref=$(stock_ref_dir control "$2") || ref=/nonexistent
+	if [ -d "$ref/capture" ] &&
+	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash control)" ]; then
+		stacks=ours stockcap=$ref/capture
+		echo "== stock control path on $2: the recorded reference $ref"
+		sed "s/^/#   /" "$ref/README"
+	fi
+	for stack in $stacks; do
 		rm -rf "build/test-logs/control-$stack$sfx"
 		suite "vm-control-$stack$sfx" scripts/vm-run.sh --stack "$stack" \
 			--name control --out "build/test-logs/control-$stack$sfx" -- \
 			tests/guest/control.sh
 	done
 	suite "compare-control$sfx" tests/host/compare-control.sh \
-		"build/test-logs/control-stock$sfx/capture" \
-		"build/test-logs/control-ours$sfx/capture"
+		"$stockcap" "build/test-logs/control-ours$sfx/capture"
 }
 # The data path (pingpongs, perftest, the whole pyverbs suite, kill -9) on
 # ours, and on the stock stack unless the stock reference of this ABI is
@@ -325,11 +333,11 @@ lane 1 6.1 datapath datapath_lanes "" "${kabi[6.1]}"
 lane 1 $trixie datapath-$trixie datapath_lanes "-$trixie" "${kabi[$trixie]}"
 lane 1 6.1 cm cm_lanes "" "${kabi[6.1]}"
 lane 1 $trixie cm-$trixie cm_lanes "-$trixie" "${kabi[$trixie]}"
-lane 1 6.1 control control_lanes ""
+lane 1 6.1 control control_lanes "" "${kabi[6.1]}"
 lane 1 6.1 package suite package-6.1 tests/host/package.sh 6.1
 lane 1 $trixie package-$trixie suite "package-$trixie" tests/host/package.sh $trixie
 lane 1 6.1 cm-security cm_security
-lane 1 $trixie control-$trixie control_lanes "-$trixie"
+lane 1 $trixie control-$trixie control_lanes "-$trixie" "${kabi[$trixie]}"
 lane 1 6.1 foundation foundation ours stock
 lane 1 6.1 fuzz fuzz
 lane 1 6.1 cq-mr cq_mr

@@ -152,6 +152,11 @@ stock_ref_scripts_hash()
 	cm) (cd "$(dirname "${BASH_SOURCE[0]}")/../.." &&
 		cat tests/guest/cm.sh tests/guest/cm_robust.sh tests/guest/lib.sh) |
 		sha256sum | cut -d' ' -f1 ;;
+	# The probes whose output control.sh captures, with it.
+	control) (cd "$(dirname "${BASH_SOURCE[0]}")/../.." &&
+		cat tests/guest/control.sh tests/guest/lib.sh tests/probes/qkey_probe.c \
+			tests/probes/async_events.c tests/probes/uverbs_abuse.c) |
+		sha256sum | cut -d' ' -f1 ;;
 	esac
 }
 

@@ -9,8 +9,10 @@
 # the ours stack.  The client (guest b) runs `nvme discover`, `nvme
 # connect`, writes a pattern with dd (1 MiB blocks: keyed SGLs, RDMA READ
 # by the target; 4 KiB blocks: in-capsule data), reads it back with
-# O_DIRECT (RDMA WRITE by the target), compares, and disconnects; then
-# connects over IPv6 (port 2, [fd00::11]:4421) and reads the pattern back.  Then
+# O_DIRECT (RDMA WRITE by the target), compares, runs fio verify
+# (fio_verify) and disconnects; then connects over IPv6 (port 2,
+# [fd00::11]:4421) and reads the pattern back.  The guest with
+# WIRE_CAPTURE=1 captures RoCEv2 up to there.  Then
 # (NVMET_REMOVAL=1, the default) the client connects again and reads while
 # the server deletes its rxe0 (DEVICE_REMOVAL for the listener and the
 # queues: nothing may be left), then disconnects; then the client says

@@ -43,7 +43,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod sparse coccinelle dkms
 	rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest python3-pyverbs
 	rdmacm-utils librdmacm-dev qperf libfabric-bin
-	iproute2 tshark xz-utils nvme-cli
+	iproute2 tshark xz-utils nvme-cli fio
 	debhelper dh-dkms dpkg-dev debootstrap
 )
 for kabi in "${kabis[@]}"; do

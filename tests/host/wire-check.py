@@ -28,6 +28,20 @@ The capture (classic pcap, Ethernet) is decoded twice:
     placement type and selectivity level valid as the kernel lays them out
     (flush_feth()); a test named flush-* must hold FLUSH requests.
 
+--nvme PORTS: the capture is NVMe over RDMA (tests/host/nvmet.sh) to the
+subsystem ports PORTS ("4420,4421").  After the checks above (the payloads
+as plain InfiniBand), tshark decodes it once more with its nvme-rdma
+dissector on (its heuristic on InfiniBand payloads and on the CM's private
+data, following the queues the CM REQs to those ports set up), and an NVMe
+summary follows: the NVMe-oF commands (capsules) and responses (CQEs) it
+decoded, by kind.  There must be both, a Fabrics Connect among the
+commands, and no malformed frame but one kind: tshark (4.0 and 4.4) throws
+an exception in the middle and last RDMA WRITE fragments of a Commands
+Supported and Effects log page (it decodes each fragment as if the page
+began there): those are counted and named, and they must be clean in the
+first decode.  A SEND of more than one packet (a 4 KiB in-capsule write)
+is not reassembled by tshark: such commands are not in the counts.
+
 --ours: source addresses (IPv4 or IPv6) of the guest(s) running our stack;
 their packets are counted apart.  --guest names each guest's addresses, for
 the per-direction totals ("LABEL -> OTHER-LABEL").  TSV (tests/guest/wire.sh's tests.tsv: name, start,
@@ -215,9 +229,20 @@ PAYLOAD_HEURISTICS = ["smcr_infiniband", "smb_direct_infiniband",
                       "sdp_infiniband", "fc_infiniband", "drbd_rdma"]
 
 
-def tshark_frames(path):
+# What tshark's NVMe dissectors decode from an nvme-rdma SEND: a command
+# capsule (an NVM or admin opcode, or a Fabrics command type) or a response
+# (a CQE), and the Info column naming it.
+NVME_FIELDS = ["nvme.cmd.opc", "nvme.fabrics.cmd.fctype", "nvme.cqe.cid",
+               "nvme.cqe.status", "_ws.col.Info",
+               "nvme.cmd.get_logpage.cmd_and_eff.cs"]
+# RC RDMA WRITE Middle and Last: the fragments without a RETH
+RC_WRITE_MIDDLE_LAST = ("7", "8")
+
+
+def tshark_frames(path, nvme_ports=None):
     """frame number -> {opcode, icrc field, malformed, expert errors,
-    FLUSH's placement type and selectivity level when tshark knows FETH}."""
+    FLUSH's placement type and selectivity level when tshark knows FETH,
+    and with NVME_PORTS the NVMe fields}."""
     fields = ["frame.number", "infiniband.bth.opcode",
               "infiniband.invariant.crc", "_ws.malformed",
               "_ws.expert.severity", "_ws.expert.message",
@@ -225,9 +250,15 @@ def tshark_frames(path):
     feth = tshark_knows("infiniband.feth.plt")
     if feth:
         fields += ["infiniband.feth.plt", "infiniband.feth.sel"]
+    nvme_at = len(fields)
     heur = list(PAYLOAD_HEURISTICS)
+    if nvme_ports:
+        fields += NVME_FIELDS
+        heur.remove("nvme_rdma")
     while True:
         args = ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"]
+        if nvme_ports:
+            args += ["-o", f"nvme-rdma.subsystem_ports:{nvme_ports}"]
         for h in heur:
             args += ["--disable-heuristic", h]
         out, rows = tshark_fields(path, fields, args)
@@ -246,8 +277,73 @@ def tshark_frames(path):
                           "malformed": bool(c[3]), "errors": errors,
                           "ipcsum": c[6].split("\x1f")[0],
                           "udpcsum": c[7].split("\x1f")[0],
-                          "feth": tuple(c[8:10]) if feth else None}
+                          "feth": tuple(c[8:10]) if feth else None,
+                          "nvme": dict(zip(NVME_FIELDS, c[nvme_at:]))
+                          if nvme_ports else None}
     return res
+
+
+def nvme_kind(x):
+    """"command", "response" or None: what tshark decoded from a frame."""
+    n = x["nvme"] if x else None
+    if not n:
+        return None
+    if n["nvme.cmd.opc"] or n["nvme.fabrics.cmd.fctype"]:
+        return "command"
+    if n["nvme.cqe.cid"] or n["nvme.cqe.status"]:
+        return "response"
+    return None
+
+
+def nvme_summary(ts, plain, result):
+    """Prints the NVMe-oF commands and responses tshark decoded (TS, the
+    decode with nvme-rdma on), by the NVMe part of the Info column; checks
+    there are both, with a Fabrics Connect among the commands, and no
+    malformed frame but tshark's own failure on the fragments of a
+    Commands Supported and Effects log page, clean in PLAIN (the decode
+    as InfiniBand)."""
+    count = {"command": 0, "response": 0}
+    kinds = {}
+    connects = 0
+    logpage_frags = 0
+    bad = []
+    for num in sorted(ts):
+        x = ts[num]
+        if x["malformed"] or x["errors"]:
+            p = plain.get(num)
+            if (x["opcode"] in RC_WRITE_MIDDLE_LAST
+                    and x["nvme"]["nvme.cmd.get_logpage.cmd_and_eff.cs"]
+                    and p and not p["malformed"]):
+                logpage_frags += 1
+            elif x["malformed"] or any(m != ZERO_UDP6 for m in x["errors"]):
+                bad.append(num)
+        k = nvme_kind(x)
+        if not k:
+            continue
+        count[k] += 1
+        # "RC Send Only QP=0x000013 | NVMe Write": the NVMe part
+        info = x["nvme"]["_ws.col.Info"].split("\x1f")[0].split(" | ")[-1].strip()
+        kinds[(k, info or "?")] = kinds.get((k, info or "?"), 0) + 1
+        if x["nvme"]["nvme.fabrics.cmd.fctype"].split("\x1f")[0] in ("0x01", "1"):
+            connects += 1
+    print(f"# NVMe-oF over RDMA: {count['command']} commands, "
+          f"{count['response']} responses, {connects} Fabrics Connect; "
+          f"malformed in the NVMe decode: {len(bad)}, and {logpage_frags} "
+          "Commands Supported and Effects fragments tshark fails on")
+    for (k, info), n in sorted(kinds.items(), key=lambda kv: (kv[0][0], -kv[1])):
+        print(f"#   {k}: {info}: {n}")
+    why = []
+    if not count["command"]:
+        why.append("no NVMe command decoded")
+    if not count["response"]:
+        why.append("no NVMe response decoded")
+    if not connects:
+        why.append("no Fabrics Connect decoded")
+    if bad:
+        why.append(f"{len(bad)} frames malformed as NVMe (frames "
+                   + ", ".join(map(str, bad[:8])) + ")")
+    result(not why, f"NVMe-oF over RDMA decoded: {count['command']} commands, "
+           f"{count['response']} responses", "; ".join(why))
 
 
 def new_stats():
@@ -270,6 +366,8 @@ def main():
     ap.add_argument("--guest", action="append", default=[],
                     help="LABEL=ADDR[,ADDR...]: a guest, for per-direction totals")
     ap.add_argument("--tests", help="tests.tsv of the capturing guest")
+    ap.add_argument("--nvme", metavar="PORTS",
+                    help="NVMe/RDMA subsystem ports: decode and count NVMe-oF")
     ap.add_argument("pcap")
     a = ap.parse_args()
     ours = {str(ipaddress.ip_address(x)) for x in a.ours.split(",") if x}
@@ -287,6 +385,7 @@ def main():
     try:
         frames = list(read_pcap(a.pcap))
         ts = tshark_frames(a.pcap)
+        nv = tshark_frames(a.pcap, a.nvme) if a.nvme else None
     except (RuntimeError, ValueError, OSError) as e:
         result(False, f"capture {a.pcap}", str(e))
         return result.done(f"wire-capture-{a.tag}")
@@ -451,6 +550,8 @@ def main():
         print(f"# direction {k}: {d['pkts']} packets, {d['malformed']} "
               f"malformed, {d['experr']} other tshark expert errors, "
               f"{d['icrc_bad']} ICRC failures")
+    if a.nvme:
+        nvme_summary(nv, ts, result)
     return result.done(f"wire-capture-{a.tag}")
 
 

@@ -74,10 +74,10 @@ install:
 	$(KMAKE_GATED) INSTALL_MOD_DIR=updates/dkms modules_install
 
 # What /usr/src/ordma-VERSION holds: the build files and the modules'
-# sources, nothing built and nothing of the tests; nvmet_rdma with the ABI
-# gate that decides whether it is built (dkms.conf runs it).
+# sources, nothing built and nothing of the tests; nvmet_rdma and nvme_rdma
+# with the ABI gate that decides whether they are built (dkms.conf runs it).
 DKMS_SRC = Makefile Kbuild dkms.conf include core uverbs sw_rxe cm cma ucma \
-	nvmet_rdma scripts/kernel-abi-gate.sh scripts/kernel-source.sh
+	nvmet_rdma nvme_rdma scripts/kernel-abi-gate.sh scripts/kernel-source.sh
 dkms-src:
 	@test -n "$(DEST)" || { echo "dkms-src: DEST=dir"; exit 2; }
 	mkdir -p $(DEST)

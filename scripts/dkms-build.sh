@@ -36,11 +36,11 @@ base=$top/build/dkms
 # dkms of the line's release: the host's for bookworm, else in its root
 # (which sees build/ at the same path).
 # It sees linux-source as a user's machine has it after installing the
-# package (dkms.conf's ABI gate for nvmet-rdma): the package's tarball,
-# of exactly the headers' version, in a directory standing in for
-# /usr/src (scripts/kernel-source.sh --tarball, downloaded once into
-# build/kernel-source/); without it (no apt source reachable) the gate
-# skips nvmet-rdma, as on a machine without linux-source.  The gate's
+# package (dkms.conf's ABI gates for nvmet-rdma and nvme-rdma): the
+# package's tarball, of exactly the headers' version, in a directory
+# standing in for /usr/src (scripts/kernel-source.sh --tarball, downloaded
+# once into build/kernel-source/); without it (no apt source reachable)
+# the gates skip both, as on a machine without linux-source.  The gates'
 # cache goes to build/, not /var/cache.
 run_dkms()
 {
@@ -59,7 +59,7 @@ linux_source_tarball_dir()
 	' - "$(target_kdir "$kabi")"
 }
 linux_source_dir=$(linux_source_tarball_dir) || {
-	echo "dkms-build: no linux-source for $kver: nvmet-rdma will be skipped" >&2
+	echo "dkms-build: no linux-source for $kver: nvmet-rdma and nvme-rdma will be skipped" >&2
 	linux_source_dir=$base/no-linux-source
 }
 mktarball()

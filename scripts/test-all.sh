@@ -264,12 +264,12 @@ cm_lanes() # LOG_SUFFIX ABI
 	suite "compare-cm$sfx" tests/host/compare-cm.sh "$stocklog" "build/test-logs/cm-ours$sfx"
 }
 # Our NVMe/RDMA host against our target in one guest (issue 21), with slab
-# debugging: the checkout's modules as the 6.1 build gate left them
-# (nvme-rdma is not in dkms.conf yet).  Two vCPUs: nvme core gives a
-# controller no more I/O queues than CPUs, and the test asks for two.
+# debugging, on the DKMS build's modules (both NVMe transports are in it
+# when their ABI gates pass).  Two vCPUs: nvme core gives a controller no
+# more I/O queues than CPUs, and the test asks for two.
 nvme_host()
 {
-	OOT_MODULES= suite vm-nvme-host-ours scripts/vm-run.sh --stack ours \
+	suite vm-nvme-host-ours scripts/vm-run.sh --stack ours \
 		--name nvme-host --smp 2 --slub-debug=FZP --out build/test-logs/nvme-host -- \
 		tests/guest/nvme_host.sh
 }

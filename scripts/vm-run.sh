@@ -107,11 +107,16 @@ if [ "$stack" = ours ]; then
 		}
 		modules+=("$f")
 	done
-	# Modules built only when their gate passed and not yet in
-	# dkms.conf (issue 21: nvmet-rdma, nvme-rdma): taken when built for
-	# this kernel.
+	# Modules built only when their gate passed (dkms.conf's
+	# ordma_gated, which lists nothing here, where no kernel is named;
+	# issue 21: nvmet-rdma, nvme-rdma): taken when built for this kernel,
+	# from $OOT_MODULES when set, else from the checkout.
 	for f in "$top/nvmet_rdma/nvmet-rdma.ko" "$top/nvme_rdma/nvme-rdma.ko"; do
-		if [ -z "${OOT_MODULES:-}" ] && [ -e "$f" ] &&
+		if [ -n "${OOT_MODULES:-}" ]; then
+			f=$OOT_MODULES/${f##*/}
+			[ -e "$f" ] || f=$f.xz
+		fi
+		if [ -e "$f" ] &&
 		   [ "$(modinfo -F vermagic "$f" | cut -d' ' -f1)" = "$kver" ]; then
 			modules+=("$f")
 		fi

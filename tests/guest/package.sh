@@ -11,16 +11,19 @@
 #            line's linux-source (Recommends; apt's simulation of the plain
 #            command must pick it), offline: the postinst runs dkms (add,
 #            build, install) for this kernel and prints ordma-coexist's
-#            report; nvmet-rdma is among the modules under updates/dkms
+#            report; nvmet-rdma and nvme-rdma are among the modules under
+#            updates/dkms
 #   use      dkms status, ib_core under updates/dkms, modprobe rdma_rxe
 #            loads ours, `rdma link add rxe0`; the rdma.conf list loaded the
 #            way rdma-load-modules@rdma.service does (its own ExecStart):
 #            ours load, each in-tree consumer fails with the explanation;
 #            nvmet: a configfs port with addr_trtype rdma on rxe0 enables,
-#            loading our nvmet-rdma through nvmet-transport-1 and the hook
+#            loading our nvmet-rdma through nvmet-transport-1 and the hook;
+#            modprobe nvme-rdma (what nvme-fabrics requests) loads ours
 #   remove   `apt-get purge`: dkms forgets ordma, ib_core is the in-tree
-#            one again and the consumers load again; nvmet_rdma is the
-#            in-tree one again and /var/cache/ordma-dkms is gone
+#            one again and the consumers load again; nvmet_rdma and
+#            nvme_rdma are the in-tree ones again and /var/cache/ordma-dkms
+#            is gone
 #
 # How the guest stands in for a real machine: tests/guest/pkg_lib.sh.
 set -u
@@ -137,10 +140,16 @@ t_eq "nvmet_rdma resolves to updates/dkms (the gate passed)" \
 t_eq "... and is ours (modinfo version)" "$VERSION" modinfo -F version nvmet_rdma
 t_run "... and dkms status's build holds it" sh -c \
 	"ls /var/lib/dkms/ordma/$VERSION/$KVER/x86_64/module/ | grep -q '^nvmet-rdma\.ko'"
+t_eq "nvme_rdma resolves to updates/dkms (both host gates passed)" \
+	"${OURS%/*}/nvme-rdma.ko" resolves_to nvme_rdma
+t_eq "... and is ours (modinfo version)" "$VERSION" modinfo -F version nvme_rdma
+t_run "... and dkms status's build holds it" sh -c \
+	"ls /var/lib/dkms/ordma/$VERSION/$KVER/x86_64/module/ | grep -q '^nvme-rdma\.ko'"
 t_run "postinst printed ordma-coexist's report" \
 	has "ib_core is ordma $VERSION" "$OUT/apt-install.log"
 t_run "... which says nvmet_rdma is provided by ordma" \
 	has "Provided by ordma: nvmet_rdma" "$OUT/apt-install.log"
+t_run "... and nvme_rdma" has "Provided by ordma: nvme_rdma" "$OUT/apt-install.log"
 t_run "/usr/sbin/ordma-coexist installed" test -x /usr/sbin/ordma-coexist
 t_run "/lib/modprobe.d/ordma.conf installed" \
 	grep -q "^install ib_iser /usr/sbin/ordma-coexist --modprobe ib_iser" /lib/modprobe.d/ordma.conf
@@ -205,6 +214,17 @@ t_run "subsystem removed" rmdir "$cfg/subsystems/$nqn"
 t_run "no cm_id left" wait_until 30 eval '[ -z "$(rdma res show cm_id)" ]'
 t_run "unload nvmet_rdma nvmet" modprobe -r nvmet_rdma nvmet
 
+# The NVMe-oF host: nvme-fabrics asks for "nvme-rdma" by name
+# (request_module); modprobe of that name goes through the hook, which lets
+# ordma's own through, beside the distribution's nvme-core and nvme-fabrics.
+t_run "modprobe nvme-rdma" modprobe nvme-rdma
+t_eq "loaded nvme_rdma is ours" "$VERSION" cat /sys/module/nvme_rdma/version
+t_eq "... from updates/dkms" "${OURS%/*}/nvme-rdma.ko" sh -c \
+	"modinfo -F filename nvme_rdma | sed 's/\.\(xz\|zst\|gz\)\$//'"
+t_run "... on the in-tree nvme-fabrics (no version of ours)" sh -c \
+	'test -d /sys/module/nvme_fabrics && ! test -s /sys/module/nvme_fabrics/version'
+t_run "unload nvme_rdma" rmmod nvme_rdma
+
 # rdma-core starts rdma-load-modules@rdma.service when an RDMA device
 # appears (udev -> rdma-hw.target); run that unit's own ExecStart.
 unit=/lib/systemd/system/rdma-load-modules@.service
@@ -242,13 +262,14 @@ t_run "coexist (after): loaded ib_core is ours" \
 	has "loaded ib_core: $VERSION" "$OUT/coexist-after.txt"
 t_eq "coexist (after): ib_iser configured, not loaded" "ib_iser configured" \
 	row ib_iser "$OUT/coexist-after.txt"
-t_eq "coexist (after) lists one consumer fewer: nvmet_rdma is ours" "$((n_before - 1))" \
+t_eq "coexist (after) lists two consumers fewer: nvmet_rdma, nvme_rdma are ours" "$((n_before - 2))" \
 	sed -n 's/^\([0-9]*\) in-tree modules use ib_core.*/\1/p' "$OUT/coexist-after.txt"
 t_eq "coexist (after): no nvmet_rdma row" "" row nvmet_rdma "$OUT/coexist-after.txt"
 t_run "coexist (after): nvmet_rdma provided by ordma" \
 	grep -q "^Provided by ordma: nvmet_rdma, .*updates/dkms/nvmet-rdma" "$OUT/coexist-after.txt"
-t_eq "coexist (after): nvme_rdma still lost (a row)" "nvme_rdma -" \
-	row nvme_rdma "$OUT/coexist-after.txt"
+t_eq "coexist (after): no nvme_rdma row" "" row nvme_rdma "$OUT/coexist-after.txt"
+t_run "coexist (after): nvme_rdma provided by ordma" \
+	grep -q "^Provided by ordma: nvme_rdma, .*updates/dkms/nvme-rdma" "$OUT/coexist-after.txt"
 t_eq "coexist (after) exits 1" 1 sh -c '/usr/sbin/ordma-coexist --quiet; echo $?'
 
 # --- remove -------------------------------------------------------------------
@@ -264,8 +285,10 @@ t_run "/usr/src/ordma-$VERSION removed" sh -c "! test -e /usr/src/ordma-$VERSION
 t_run "/lib/modprobe.d/ordma.conf removed" sh -c '! test -e /lib/modprobe.d/ordma.conf'
 t_eq "nvmet_rdma resolves to the in-tree module again" \
 	"/lib/modules/$KVER/kernel/drivers/nvme/target/nvmet-rdma.ko" resolves_to nvmet_rdma
-t_run "no nvmet-rdma left under updates/dkms" sh -c \
-	"! ls /lib/modules/$KVER/updates/dkms/ 2>/dev/null | grep -q nvmet"
+t_eq "nvme_rdma resolves to the in-tree module again" \
+	"/lib/modules/$KVER/kernel/drivers/nvme/host/nvme-rdma.ko" resolves_to nvme_rdma
+t_run "no nvmet-rdma or nvme-rdma left under updates/dkms" sh -c \
+	"! ls /lib/modules/$KVER/updates/dkms/ 2>/dev/null | grep -q nvme"
 t_run "/var/cache/ordma-dkms removed" sh -c '! test -e /var/cache/ordma-dkms'
 t_run "in-tree ib_iser loads again" modprobe ib_iser
 t_run "in-tree ib_core loaded (no version)" sh -c '! test -e /sys/module/ib_core/version'

@@ -26,14 +26,17 @@ cd "$top"
 pair=${1:-ours-stock}
 . tests/host/pair_lib.sh
 pair_setup nvmet "$pair" 10.0.2.11,fd00::11 10.0.2.12,fd00::12
-if [ "$a" = ours ] && [ ! -e nvmet_rdma/nvmet-rdma.ko ]; then
-	echo "nvmet: nvmet_rdma/nvmet-rdma.ko not built (make: did the ABI gate skip it?)" >&2
-	exit 2
-fi
-if [ "$b" = ours ] && [ ! -e nvme_rdma/nvme-rdma.ko ]; then
-	echo "nvmet: nvme_rdma/nvme-rdma.ko not built (make: did the ABI gate skip it?)" >&2
-	exit 2
-fi
+built() # DIR/NAME: NAME.ko from $OOT_MODULES (as vm-run.sh takes it) or the checkout
+{
+	local ko=$1.ko
+	[ -z "${OOT_MODULES:-}" ] || ko=$OOT_MODULES/${ko##*/}
+	[ -e "$ko" ] || [ -e "$ko.xz" ] || {
+		echo "nvmet: $ko not built (did the ABI gate skip it?)" >&2
+		exit 2
+	}
+}
+[ "$a" != ours ] || built nvmet_rdma/nvmet-rdma
+[ "$b" != ours ] || built nvme_rdma/nvme-rdma
 env=()
 for v in "WIRE_TAG=$pair" "NVMET_FAULTS=${NVMET_FAULTS:-1}" \
 	 "NVMET_REMOVAL=${NVMET_REMOVAL:-1}" "NVMET_FIO_MIB=${NVMET_FIO_MIB:-8}"; do

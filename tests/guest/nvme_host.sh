@@ -27,6 +27,7 @@
 #     --stack ours --name nvmehost --out /tmp/nvmehost -- tests/guest/nvme_host.sh
 set -u
 . /oot-src/tests/guest/lib.sh
+. /oot-src/tests/guest/nvme_lib.sh
 STACK=${OOT_STACK:?}
 OUT=/oot-out/nvme_host
 mkdir -p "$OUT"
@@ -93,14 +94,6 @@ ctrl_of() # NQN: the nvmeN connected to it over rdma
 			[ "$(cat "$c/transport" 2>/dev/null)" = rdma ] && echo "${c##*/}"
 	done
 }
-ns_dev() # NSID: the block device of namespace NSID (one controller only)
-{
-	local d
-	for d in /sys/block/nvme*n*; do
-		[[ ${d##*/} =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
-		[ "$(cat "$d/nsid" 2>/dev/null)" = "$1" ] && echo "/dev/${d##*/}"
-	done
-}
 
 disc=$OUT/discover.txt
 t_run "nvme discover -t rdma -a $IP4 finds $NQN" wait_until 60 eval \
@@ -129,34 +122,9 @@ t_run "namespace 2 appears" wait_until 30 eval '[ -b "$(ns_dev 2)" ]'
 NS2=$(ns_dev 2)
 t_eq "namespace 2 is $FILE_MB MiB" $((FILE_MB << 20)) blockdev --getsize64 "$NS2"
 
-# fio's own verification on the two-queue controller: each job writes its
-# 16 MiB of namespace 1 (offset_increment keeps the jobs apart) in random
-# order with random sizes, then reads every block back and checks its
-# crc32c.  A failed check ends the job with EILSEQ (verify_fatal), so
-# "0 verify errors" is: every job's error 0 and as many bytes verified
-# (read) as written.
-FIO_JOB_MB=16
-fio --name=verify --filename="$NS" --ioengine=libaio --direct=1 \
-	--rw=randwrite --bsrange=4k-1m --iodepth=32 --numjobs=2 \
-	--size=${FIO_JOB_MB}m --offset_increment=${FIO_JOB_MB}m \
-	--verify=crc32c --verify_fatal=1 --verify_state_save=0 --output-format=json \
-	--output="$OUT/fio.json" 2>"$OUT/fio.err"
-fio_rc=$?
-sed 's/^/#   fio: /' "$OUT/fio.err"
-t_eq "fio verify=crc32c (randwrite 4k-1m, iodepth 32, 2 jobs) exits 0" 0 echo $fio_rc
-# fio may print a warning before the JSON document.
-fio_jobs() {
-	python3 -c 'import json, sys
-s = open(sys.argv[1]).read()
-for j in json.loads(s[s.index("{"):])["jobs"]:
-    print(j["error"], j["write"]["io_bytes"], j["read"]["io_bytes"])' "$OUT/fio.json"
-}
-t_eq "fio: per job error 0, $FIO_JOB_MB MiB written and all of it verified" \
-	"$(printf '0 %d %d\n' $((FIO_JOB_MB << 20)) $((FIO_JOB_MB << 20)) $((FIO_JOB_MB << 20)) $((FIO_JOB_MB << 20)))" \
-	fio_jobs
-# fio's own words for a bad block: "verify: bad magic header ...",
-# "crc32c: verify failed at file ...".
-t_run "fio: no verify failure reported" eval "! grep -Eqi 'verify( failed|:)|bad magic' $OUT/fio.err"
+# fio's own verification on the two-queue controller: each job its 16 MiB
+# of namespace 1 (nvme_lib.sh).
+fio_verify "$NS" 16 0 fio
 
 sum() { sha256sum | cut -d' ' -f1; }
 for bs in 1M 4k; do

@@ -30,6 +30,7 @@ set -u
 . /oot-src/tests/guest/lib.sh
 OUT=/oot-out/nvmet
 . /oot-src/tests/guest/wire_lib.sh
+. /oot-src/tests/guest/nvme_lib.sh
 STACK=${OOT_STACK:?}
 DEV=rxe0
 NQN=nqn.2026-11.org.ordma:nvmet-test
@@ -43,8 +44,7 @@ CAPPORT=21404
 FAULTS=${NVMET_FAULTS:-1}
 # 1: at the end, the target's rxe0 is deleted under a connected host
 REMOVAL=${NVMET_REMOVAL:-1}
-# fio verify's region of namespace 1, per job (two jobs, from 16 MiB on:
-# the 9 MiB pattern before it is read back over IPv6)
+# fio verify's region of namespace 1, per job (MiB)
 FIO_MIB=${NVMET_FIO_MIB:-8}
 WAIT=600
 mkdir -p "$OUT"
@@ -262,43 +262,6 @@ for t in ts:
 
 # The block device of namespace NSID (the host names disks in the order
 # their probes finish, which on 6.12 need not be NSID order).
-ns_dev()
-{
-	local d
-	for d in /sys/block/nvme*n*; do
-		[[ ${d##*/} =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
-		[ "$(cat "$d/nsid" 2>/dev/null)" = "$1" ] && echo "/dev/${d##*/}"
-	done
-}
-
-# fio: two jobs of random writes, 4 KiB to 1 MiB, 32 deep, each in its
-# own FIO_MIB region of DEV from 16 MiB on, then every block read back
-# and checked against its crc32c; no error, and as many bytes verified as
-# written.  (fio puts its warning about several writers, which the
-# regions make moot, before the JSON in --output.)
-fio_verify() # DEV
-{
-	local json=$OUT/fio-$TAG.json rc=0
-	timeout 900 fio --name=verify --filename="$1" --ioengine=libaio --direct=1 \
-		--rw=randwrite --bsrange=4k-1m --iodepth=32 --numjobs=2 \
-		--offset=16m --size=${FIO_MIB}m --offset_increment=${FIO_MIB}m \
-		--verify=crc32c --verify_fatal=1 --verify_state_save=0 \
-		--group_reporting --output-format=json --output="$json" \
-		>"$OUT/fio-$TAG.log" 2>&1 || rc=$?
-	t_eq "fio verify=crc32c: exit 0" 0 echo $rc
-	t_eq "fio: no error, all ${FIO_MIB} MiB x 2 written and verified" \
-		"0 ok ok" python3 -c 'import json, sys
-t = open(sys.argv[1]).read()
-j = json.loads(t[t.index("{"):])["jobs"][0]
-w, r = j["write"]["io_bytes"], j["read"]["io_bytes"]
-print(j["error"], "ok" if w >= 2 * int(sys.argv[2]) << 20 else f"written {w}",
-      "ok" if r == w else f"verified {r} of {w}")' "$json" "$FIO_MIB"
-	grep -i "verify\|crc" "$OUT/fio-$TAG.log" | grep -v "multiple writers" | head -n 5
-	echo "# fio: $(python3 -c 'import json, sys
-t = open(sys.argv[1]).read()
-j = json.loads(t[t.index("{"):])["jobs"][0]
-print(f"""{j["write"]["io_bytes"] >> 10} KiB written ({j["write"]["total_ios"]} I/Os, {j["write"]["bw"]} KiB/s), {j["read"]["io_bytes"] >> 10} KiB verified ({j["read"]["bw"]} KiB/s)""")' "$json" 2>&1)"
-}
 
 # The client's data: 8 MiB in 1 MiB blocks, then 1 MiB in 4 KiB ones.
 client()
@@ -333,7 +296,8 @@ client()
 			cmp - <(dd if=/tmp/pattern bs=4k count=64 skip=2100 status=none)"
 	done
 	echo "# pattern: $(sha256sum </tmp/pattern | cut -c1-16)"
-	fio_verify "$(ns_dev 1)"
+	# (from 16 MiB on: the 9 MiB pattern before it is read back over IPv6)
+	fio_verify "$(ns_dev 1)" "$FIO_MIB" 16 "fio-$TAG"
 	t_run "nvme disconnect -n $NQN" nvme disconnect -n "$NQN"
 	t_run "the controller is gone" wait_until 30 eval '! ls /dev/nvme0 2>/dev/null'
 	# The same subsystem over IPv6 (port 2): what IPv4 wrote reads back.

@@ -108,12 +108,8 @@ suite unit make -s unit
 control_lanes() # LOG_SUFFIX ABI
 {
 	local sfx=$1 ref stockcap=build/test-logs/control-stock$1/capture stacks="stock ours" stack
-	ref=$(stock_ref_dir control "$2") || ref=/nonexistent
-	if [ -d "$ref/capture" ] &&
-	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash control)" ]; then
+	if ref=$(stock_ref_usable control "$2" capture); then
 		stacks=ours stockcap=$ref/capture
-		echo "== stock control path on $2: the recorded reference $ref"
-		sed "s/^/#   /" "$ref/README"
 	fi
 	for stack in $stacks; do
 		rm -rf "build/test-logs/control-$stack$sfx"
@@ -133,11 +129,8 @@ control_lanes() # LOG_SUFFIX ABI
 datapath_lanes() # LOG_SUFFIX ABI
 {
 	local sfx=$1 ref stacks="stock ours" stack
-	ref=$(stock_ref_dir datapath "$2") || ref=/nonexistent
-	if [ -s "$ref/datapath/pyverbs-ok" ]; then
+	if ref=$(stock_ref_usable datapath "$2" datapath/pyverbs-ok); then
 		stacks=ours
-		echo "== stock data path on $2: the recorded reference $ref"
-		sed "s/^/#   /" "$ref/README"
 	else
 		ref=build/test-logs/datapath-stock$sfx
 	fi
@@ -244,12 +237,8 @@ fuzz()
 cm_lanes() # LOG_SUFFIX ABI
 {
 	local sfx=$1 ref stocklog=build/test-logs/cm-stock$1 stacks="stock ours" stack
-	ref=$(stock_ref_dir cm "$2") || ref=/nonexistent
-	if [ -s "$ref/cm/results.tsv" ] &&
-	   [ "$(cat "$ref/scripts.sha256")" = "$(stock_ref_scripts_hash cm)" ]; then
+	if ref=$(stock_ref_usable cm "$2" cm/results.tsv); then
 		stacks=ours stocklog=$ref
-		echo "== stock CM suite on $2: the recorded reference $ref"
-		sed "s/^/#   /" "$ref/README"
 	fi
 	# Two vCPUs, as the stock reference was recorded: qperf's server child
 	# segfaults in libibverbs as it ends a test (on both stacks), and on

@@ -187,3 +187,21 @@ stock_ref_dir()
 	echo "# stock $1 reference: none recorded for $2; using $ref's (same line)" >&2
 	echo "tests/ref/$ref/$1-stock"
 }
+
+# The directory of SUITE's recorded stock reference for ABI (stock_ref_dir)
+# when it holds FILE and, for a suite whose checks are its scripts' own
+# (stock_ref_scripts_hash prints a hash for it), was made by the same
+# scripts; its README on stderr under "== stock SUITE on ABI: ...".
+stock_ref_usable() # SUITE ABI FILE
+{
+	local ref want
+	ref=$(stock_ref_dir "$1" "$2") && [ -s "$ref/$3" ] || return 1
+	want=$(stock_ref_scripts_hash "$1")
+	[ -z "$want" ] || [ "$(cat "$ref/scripts.sha256" 2>/dev/null)" = "$want" ] ||
+		return 1
+	{
+		echo "== stock $1 on $2: the recorded reference $ref"
+		sed "s/^/#   /" "$ref/README"
+	} >&2
+	echo "$ref"
+}
